@@ -1,0 +1,9 @@
+import torch
+
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(4.0)
+c = a + b  # recorded: one operand (a) is already part of the graph
+
+for name, tensor in {"a": a, "b": b, "c": c}.items():
+    node = tensor.grad_fn.name() if tensor.grad_fn is not None else None
+    print(f"{name}: requires_grad={tensor.requires_grad}, is_leaf={tensor.is_leaf}, grad_fn={node}")

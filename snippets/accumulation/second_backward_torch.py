@@ -1,0 +1,7 @@
+import torch
+
+weight = torch.tensor(1.0, requires_grad=True)
+loss = (3 * weight) ** 2
+loss.backward()
+print("grad after the first backward:", weight.grad)
+loss.backward()  # the graph's saved tensors were freed by the first call

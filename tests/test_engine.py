@@ -1,0 +1,232 @@
+"""The claims engine itself: malformed claims are rejected with the file and field named, and
+every kind of check reports `failed` when fed a wrong expectation (proof that checks can fail).
+These run real snippets in real worker processes."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from verified.claims import ClaimError, load_claims
+from verified.runner import Runner, judge
+
+SNIPPETS = {
+    "leaf_torch.py": """
+        import torch
+
+        leaf = torch.ones(3, requires_grad=True)
+        leaf.add_(1)
+    """,
+    "leaf_paddle.py": """
+        import paddle
+
+        leaf = paddle.ones([3])
+        leaf.stop_gradient = False
+        leaf.add_(paddle.ones([3]))
+    """,
+    "grad_torch.py": """
+        import torch
+
+        w = torch.tensor([1.0], requires_grad=True)
+        loss = (2.0 * w - 6.0) ** 2
+        loss.backward()
+        print("grad:", w.grad.item())
+    """,
+    "grad_paddle.py": """
+        import paddle
+
+        w = paddle.to_tensor([1.0], stop_gradient=False)
+        loss = (2.0 * w - 6.0) ** 2
+        loss.backward()
+        print("grad:", w.grad.item())
+    """,
+    "chain_torch.py": """
+        import torch
+
+        x = torch.rand(256, 1024)  # 1 MiB of float32
+
+        def chain(t):
+            return t.exp().sin()
+    """,
+    "chain_paddle.py": """
+        import paddle
+
+        x = paddle.rand([256, 1024])  # 1 MiB of float32
+
+        def chain(t):
+            return t.exp().sin()
+    """,
+}
+
+CLAIMS = """
+[[claim]]
+id = "fixture.leaf"
+kind = "error"
+snippet = "leaf"
+devices = ["cpu"]
+statement = {en = "e", zh = "z"}
+[claim.expect.torch]
+type = "RuntimeError"
+match = "a leaf Variable that requires grad is being used in an in-place operation"
+[claim.expect.paddle]
+type = "ValueError"
+match = "(?i)leaf"
+
+[[claim]]
+id = "fixture.grad"
+kind = "value"
+snippet = "grad"
+devices = ["cpu"]
+observe = "w.grad.item()"
+statement = {en = "e", zh = "z"}
+expect.torch.value = -16.0
+expect.paddle.value = -16.0
+
+[[claim]]
+id = "fixture.same"
+kind = "behaviour"
+snippet = "grad"
+devices = ["cpu"]
+observe = "{'is_leaf': w.is_leaf, 'grad': w.grad.item()}"
+statement = {en = "e", zh = "z"}
+expect.torch.facts = {is_leaf = true}
+expect.paddle.facts = {is_leaf = true}
+
+[[claim]]
+id = "fixture.chain"
+kind = "memory"
+snippet = "chain"
+devices = ["cpu"]
+region = "chain(x)"
+theoretical = "2 * 256 * 1024 * 4"
+statement = {en = "e", zh = "z"}
+expect.torch.bytes = 2097152
+expect.paddle.bytes = 2097152
+
+[[claim]]
+id = "fixture.speed"
+kind = "timing"
+snippet = "chain"
+devices = ["cpu"]
+baseline = "chain(x)"
+candidate = "chain(x)"
+repeat = 5
+statement = {en = "e", zh = "z"}
+expect.torch = {ratio_min = 0.2, ratio_max = 5.0}
+expect.paddle = {ratio_min = 0.2, ratio_max = 5.0}
+"""
+
+
+def write_fixture(tmp_path: Path, claims: str = CLAIMS) -> Path:
+    folder = tmp_path / "snippets" / "fixture"
+    folder.mkdir(parents=True)
+    for name, code in SNIPPETS.items():
+        (folder / name).write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
+    path = folder / "claims.toml"
+    path.write_text(claims, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def runner():
+    runner = Runner()
+    yield runner
+    runner.close()
+
+
+@pytest.fixture
+def cases(tmp_path):
+    path = write_fixture(tmp_path)
+    return {(c.claim.id, c.framework): c for claim in load_claims(path) for c in claim.cases()}
+
+
+def with_expect(case, **changes):
+    """The same case with a (wrong) expectation swapped in."""
+    return type(case)(case.claim, case.framework, case.device, {**case.spec, **changes})
+
+
+@pytest.mark.parametrize("framework", ["torch", "paddle"])
+def test_error_claim_passes_and_fails(runner, cases, framework):
+    case = cases[("fixture.leaf", framework)]
+    observed = runner.observe(case)
+    assert judge(case, observed) == ("passed", None), observed
+    status, reason = judge(with_expect(case, type="TypeError"), observed)
+    assert status == "failed" and "expected TypeError" in reason
+    status, reason = judge(with_expect(case, match="this text is not in the message"), observed)
+    assert status == "failed" and "does not match" in reason
+
+
+@pytest.mark.parametrize("framework", ["torch", "paddle"])
+def test_value_claim_fails_on_wrong_value(runner, cases, framework):
+    case = cases[("fixture.grad", framework)]
+    observed = runner.observe(case)
+    assert observed["value"] == -16.0 and observed["output"] == "grad: -16.0\n"
+    assert judge(case, observed)[0] == "passed"
+    status, reason = judge(with_expect(case, value=-20.0), observed)
+    assert status == "failed" and "expected -20.0" in reason
+
+
+def test_behaviour_claim_fails_on_wrong_fact(runner, cases):
+    case = cases[("fixture.same", "torch")]
+    observed = runner.observe(case)
+    assert judge(case, observed)[0] == "passed"
+    assert observed["value"] == {"is_leaf": True, "grad": -16.0}  # evidence is kept
+    assert judge(with_expect(case, facts={"is_leaf": False}), observed)[0] == "failed"
+
+
+@pytest.mark.parametrize("framework", ["torch", "paddle"])
+def test_memory_claim_is_exact_repeatable_and_can_fail(runner, cases, framework):
+    case = cases[("fixture.chain", framework)]
+    first, second = runner.observe(case), runner.observe(case)
+    assert first["bytes"] == second["bytes"] == 2 * 2**20, (first, second)
+    assert first["theoretical_bytes"] == 2 * 2**20
+    assert judge(case, first) == ("passed", None)
+    status, reason = judge(with_expect(case, bytes=2**20), first)
+    assert status == "failed" and "expected 1,048,576" in reason
+
+
+def test_timing_claim_reports_medians_and_can_fail(runner, cases):
+    case = cases[("fixture.speed", "torch")]
+    observed = runner.observe(case)
+    assert {"median_baseline_s", "median_candidate_s", "ratio"} <= set(observed)
+    assert judge(case, observed)[0] == "passed"
+    assert judge(with_expect(case, ratio_min=50.0), observed)[0] == "failed"
+
+
+def test_snippet_that_raises_fails_a_value_claim(runner, cases):
+    leaf = cases[("fixture.leaf", "torch")]
+    grad = cases[("fixture.grad", "torch")]
+    wrong = type(grad)(grad.claim, "torch", "cpu", {**grad.spec, "snippet": "leaf"})
+    status, reason = judge(wrong, runner.observe(wrong))
+    assert status == "failed" and "snippet raised RuntimeError" in reason
+    assert leaf.snippet_path.name == "leaf_torch.py"
+
+
+def test_timeout_is_a_failure_and_the_worker_restarts(runner, cases):
+    case = cases[("fixture.grad", "torch")]
+    slow = with_expect(case, observe="__import__('time').sleep(30)", timeout=1)
+    status, reason = judge(slow, runner.observe(slow))
+    assert status == "failed" and "timed out" in reason
+    assert judge(case, runner.observe(case))[0] == "passed"
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (('kind = "value"', 'kind = "guess"'), "claim 'fixture.grad'.kind"),
+        (("expect.paddle.value = -16.0", ""), "claim 'fixture.grad'.expect.paddle"),
+        (('snippet = "grad"\ndevices', 'snippet = "nope"\ndevices'), "expect.torch.snippet"),
+        (('match = "(?i)leaf"', 'match = "(unclosed"'), "claim 'fixture.leaf'.expect.paddle.match"),
+        (('observe = "w.grad.item()"', 'observe = "w.grad.item("'), "expect.torch.observe"),
+        (("repeat = 5", "repeats = 5"), "claim 'fixture.speed'.repeats"),
+    ],
+)
+def test_malformed_claims_name_file_and_field(tmp_path, edit, field):
+    old, new = edit
+    assert old in CLAIMS
+    path = write_fixture(tmp_path, CLAIMS.replace(old, new, 1))
+    with pytest.raises(ClaimError) as excinfo:
+        load_claims(path)
+    assert "claims.toml" in str(excinfo.value) and field in str(excinfo.value)

@@ -1,0 +1,270 @@
+"""A process that runs snippets for one framework on one device.
+
+Started by :mod:`verified.runner` as ``python -m verified.worker <framework> <device>``. It reads
+one JSON request per line on stdin and answers one JSON line on the protocol pipe (the
+original stdout; fd 1 is pointed at stderr so that nothing a framework prints from C++ can
+corrupt the protocol). Snippets' ``print`` output is captured per request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+import traceback
+import warnings
+from pathlib import Path
+
+FRAMEWORK = sys.argv[1] if __name__ == "__main__" else None
+DEVICE = sys.argv[2] if __name__ == "__main__" else None
+
+
+def plain(obj):
+    """Tensors, arrays, tuples and numpy scalars to JSON-friendly Python values."""
+    if isinstance(obj, dict):
+        return {str(k): plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [plain(v) for v in obj]
+    if isinstance(obj, (bool, int, float, str)) or obj is None:
+        return obj
+    if hasattr(obj, "tolist"):
+        return plain(obj.tolist())
+    if hasattr(obj, "item"):
+        return plain(obj.item())
+    return repr(obj)
+
+
+# --- framework set-up ---------------------------------------------------------------------
+
+
+def setup(framework: str, device: str) -> dict:
+    """Import the framework, select the device, and describe the environment."""
+    info: dict = {"python": platform.python_version(), "framework": framework, "device": device}
+    if framework == "torch":
+        import torch
+
+        info["version"] = torch.__version__
+        info["cuda_available"] = torch.cuda.is_available()
+        info["why_no_gpu"] = (
+            None
+            if info["cuda_available"]
+            else f"torch {torch.__version__}: torch.cuda.is_available() is False on this machine"
+        )
+        if info["cuda_available"]:
+            info["gpu"] = torch.cuda.get_device_name(0)
+        if device == "gpu":
+            torch.set_default_device("cuda")
+        torch.manual_seed(0)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Paddle warns about a missing ccache on import
+            import paddle
+
+        info["version"] = paddle.__version__
+        compiled = paddle.device.is_compiled_with_cuda()
+        count = paddle.device.cuda.device_count() if compiled else 0
+        info["cuda_available"] = bool(compiled and count)
+        if not compiled:
+            info["why_no_gpu"] = (
+                f"paddle {paddle.__version__} is a CPU build "
+                "(paddle.device.is_compiled_with_cuda() is False)"
+            )
+        elif not count:
+            info["why_no_gpu"] = f"paddle {paddle.__version__}: no CUDA device visible"
+        else:
+            info["why_no_gpu"] = None
+            info["gpu"] = paddle.device.cuda.get_device_name(0)
+        paddle.set_device("gpu" if device == "gpu" else "cpu")
+        paddle.seed(0)
+    return info
+
+
+# --- measurements -------------------------------------------------------------------------
+
+
+def peak_bytes(framework: str, device: str, region):
+    """Peak allocated bytes while ``region()`` runs, above what was allocated at its start."""
+    if framework == "paddle":
+        if device == "gpu":
+            import paddle
+
+            paddle.device.synchronize()
+            paddle.device.cuda.reset_max_memory_allocated()
+            start = paddle.device.cuda.memory_allocated()
+            result = region()
+            paddle.device.synchronize()
+            peak = paddle.device.cuda.max_memory_allocated()
+        else:
+            from paddle.base import core
+
+            core.host_memory_stat_reset_peak_value("Allocated", 0)
+            start = core.host_memory_stat_current_value("Allocated", 0)
+            result = region()
+            peak = core.host_memory_stat_peak_value("Allocated", 0)
+        del result
+        return int(peak - start)
+    import torch
+
+    if device == "gpu":
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        start = torch.cuda.memory_allocated()
+        result = region()
+        torch.cuda.synchronize()
+        peak = torch.cuda.max_memory_allocated()
+        del result
+        return int(peak - start)
+    # PyTorch has no CPU allocator statistics; the profiler records every allocation and free
+    # of the CPU allocator with its size. Their running sum, in time order, is the allocated
+    # figure; its maximum is the peak.
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        result = region()
+        del result
+    events = [
+        (e.start_ns(), e.nbytes())
+        for e in prof.profiler.kineto_results.events()
+        if e.name() == "[memory]"
+    ]
+    running = peak = 0
+    for _, nbytes in sorted(events):
+        running += nbytes
+        peak = max(peak, running)
+    return int(peak)
+
+
+def time_pair(framework: str, device: str, baseline, candidate, repeat: int) -> dict:
+    """Medians of alternating runs of two callables; ratio = baseline / candidate."""
+
+    def sync():
+        if device != "gpu":
+            return
+        if framework == "torch":
+            import torch
+
+            torch.cuda.synchronize()
+        else:
+            import paddle
+
+            paddle.device.synchronize()
+
+    def once(fn):
+        sync()
+        start = time.perf_counter()
+        fn()
+        sync()
+        return time.perf_counter() - start
+
+    for _ in range(3):
+        once(baseline)
+        once(candidate)
+    base_times, cand_times = [], []
+    for _ in range(repeat):
+        base_times.append(once(baseline))
+        cand_times.append(once(candidate))
+    mb, mc = statistics.median(base_times), statistics.median(cand_times)
+    return {
+        "median_baseline_s": mb,
+        "median_candidate_s": mc,
+        "ratio": mb / mc,
+        "repeat": repeat,
+        "spread_baseline": [min(base_times), max(base_times)],
+        "spread_candidate": [min(cand_times), max(cand_times)],
+    }
+
+
+# --- running one claim --------------------------------------------------------------------
+
+
+def run(request: dict) -> dict:
+    kind, spec = request["kind"], request["spec"]
+    path = Path(request["snippet"])
+    namespace = {"__name__": "__main__", "__file__": str(path), "__builtins__": __builtins__}
+    out = io.StringIO()
+    observed: dict = {}
+    started = time.perf_counter()
+    sys.path.insert(0, str(path.parent))  # as when the reader runs `python <snippet>`
+    try:
+        code = compile(path.read_text(encoding="utf-8"), str(path), "exec")
+        with contextlib.redirect_stdout(out):
+            exec(code, namespace)
+    except Exception as exc:  # the snippet's own exception is what error claims observe
+        observed["exception"] = {
+            "type": type(exc).__name__,
+            "qualified_type": f"{type(exc).__module__}.{type(exc).__qualname__}",
+            "message": str(exc),
+            "traceback": traceback.format_exc(limit=-3),
+        }
+    finally:
+        sys.path.remove(str(path.parent))
+    observed["output"] = out.getvalue()
+    observed["snippet_s"] = time.perf_counter() - started
+    if "exception" in observed:
+        return observed
+
+    def ev(expr):
+        return eval(compile(expr, f"<{request['id']}>", "eval"), namespace)
+
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            if kind in ("value", "behaviour"):
+                observed["value"] = plain(ev(spec["observe"]))
+            elif kind == "memory":
+                theo = spec["theoretical"]
+                if "region" in spec:
+                    observed["bytes"] = peak_bytes(
+                        FRAMEWORK, DEVICE, lambda: ev(spec["region"])
+                    )
+                    observed["theoretical_bytes"] = int(plain(ev(theo)))
+                else:
+                    observed["bytes"] = {
+                        name: peak_bytes(FRAMEWORK, DEVICE, lambda e=expr: ev(e))
+                        for name, expr in spec["regions"].items()
+                    }
+                    observed["theoretical_bytes"] = (
+                        {k: int(plain(ev(v))) for k, v in theo.items()}
+                        if isinstance(theo, dict)
+                        else int(plain(ev(theo)))
+                    )
+            elif kind == "timing":
+                observed.update(
+                    time_pair(
+                        FRAMEWORK,
+                        DEVICE,
+                        lambda: ev(spec["baseline"]),
+                        lambda: ev(spec["candidate"]),
+                        int(spec.get("repeat", 30)),
+                    )
+                )
+    except Exception:
+        observed["harness_error"] = traceback.format_exc(limit=-4)
+    return observed
+
+
+def main() -> None:
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # anything written to fd 1 from now on goes to stderr
+    sys.stdout = sys.stderr
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+    def send(obj):
+        protocol.write(json.dumps(obj) + "\n")
+        protocol.flush()
+
+    send({"ready": setup(FRAMEWORK, DEVICE)})
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            send(run(request))
+        except Exception:
+            send({"harness_error": traceback.format_exc()})
+
+
+if __name__ == "__main__":
+    main()
