@@ -217,9 +217,9 @@ def test_timeout_is_a_failure_and_the_worker_restarts(runner, cases):
     [
         (('kind = "value"', 'kind = "guess"'), "claim 'fixture.grad'.kind"),
         (("expect.paddle.value = -16.0", ""), "claim 'fixture.grad'.expect.paddle"),
-        (('snippet = "grad"\ndevices', 'snippet = "nope"\ndevices'), "expect.torch.snippet"),
+        (('snippet = "grad"\ndevices', 'snippet = "nope"\ndevices'), "expect.paddle.snippet"),
         (('match = "(?i)leaf"', 'match = "(unclosed"'), "claim 'fixture.leaf'.expect.paddle.match"),
-        (('observe = "w.grad.item()"', 'observe = "w.grad.item("'), "expect.torch.observe"),
+        (('observe = "w.grad.item()"', 'observe = "w.grad.item("'), "expect.paddle.observe"),
         (("repeat = 5", "repeats = 5"), "claim 'fixture.speed'.repeats"),
     ],
 )

@@ -46,11 +46,14 @@ class Worker:
         ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
         if not ready:
             self.kill()
-            raise TimeoutError(f"no answer within {timeout:.0f} s")
+            self.close()
+            raise TimeoutError(f"no answer within {timeout:g} s")
         line = self.proc.stdout.readline()
         if not line:
             self.kill()
-            raise WorkerDied(f"worker exited (code {self.proc.poll()}):\n{self.stderr_tail()}")
+            message = f"worker exited (code {self.proc.poll()}):\n{self.stderr_tail()}"
+            self.close()
+            raise WorkerDied(message)
         return json.loads(line)
 
     def request(self, payload: dict, timeout: float) -> dict:
@@ -75,7 +78,7 @@ class Worker:
             self.proc.wait()
 
     def close(self) -> None:
-        if self.proc.poll() is None:
+        if self.proc.poll() is None and not self.proc.stdin.closed:
             self.proc.stdin.close()  # the worker's loop ends at EOF
             try:
                 self.proc.wait(timeout=30)
@@ -85,7 +88,8 @@ class Worker:
         for pipe in (self.proc.stdin, self.proc.stdout):
             if pipe and not pipe.closed:
                 pipe.close()
-        self.log.close()
+        if not self.log.closed:
+            self.log.close()
         Path(self.log.name).unlink(missing_ok=True)
 
 
