@@ -146,3 +146,32 @@ def fmt_seconds(s: float) -> str:
     if s >= 1e-3:
         return f"{s * 1e3:.2f} ms"
     return f"{s * 1e6:.1f} µs"
+
+
+def freshness(path: Path = REPORT) -> str:
+    """'fresh' if the report holds a passed or skipped record, from the current sources, for
+    every declared case; otherwise why not."""
+    if not path.exists():
+        return f"missing: {path.relative_to(ROOT)}"
+    try:
+        rep = Report(path)
+    except (ValueError, KeyError) as exc:
+        return f"unreadable: {exc}"
+    for key, case in rep.cases.items():
+        rec = rep.records.get(key)
+        if rec is None:
+            return f"stale: no result for {case.name}"
+        if rec["status"] not in ("passed", "skipped"):
+            return f"stale: {case.name} {rec['status']}"
+        if rec.get("source_hash") != case.source_hash():
+            return f"stale: {case.name} changed since it ran"
+    return "fresh"
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--check"]:
+        print(freshness())
+    else:
+        sys.exit("usage: python -m verified.report --check")
