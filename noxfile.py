@@ -1,12 +1,12 @@
 """Sessions: `nox -s site -- serve` builds and serves the site, `nox -s tests` runs everything.
 
-    site       run the claims if the report is missing or stale, build notebooks and site
-               (`-- serve` then serves it on http://127.0.0.1:8000)
-    tests      the whole test suite: claims and engine tests, notebooks, site build, checks
-               on the built site
-    notebooks  build and execute the downloadable notebooks
-    e2e        real-browser tests (Debian's Chromium) against the built site
-    lint       ruff
+site       run the claims if the report is missing or stale, build notebooks and site
+           (`-- serve` then serves it on http://127.0.0.1:8000)
+tests      the whole test suite: claims and engine tests, notebooks, site build, checks
+           on the built site
+notebooks  build and execute the downloadable notebooks
+e2e        real-browser tests (Debian's Chromium) against the built site
+lint       ruff
 """
 
 from __future__ import annotations

@@ -89,4 +89,6 @@ def test_chinese_pages_are_written_in_chinese():
         prose = re.sub(r"```.*?```|`[^`]*`|\{\{.*?\}\}|--8<--.*", "", text, flags=re.S)
         cjk = len(re.findall(r"[\u4e00-\u9fff]", prose))
         latin_words = len(re.findall(r"[A-Za-z]{3,}", prose))
-        assert cjk > latin_words, f"docs/zh/{page}: {cjk} CJK characters vs {latin_words} English words"
+        assert cjk > latin_words, (
+            f"docs/zh/{page}: {cjk} CJK characters vs {latin_words} English words"
+        )

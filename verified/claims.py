@@ -155,8 +155,10 @@ def _validate(path: Path, index: int, raw: dict) -> Claim:
         if key not in allowed:
             raise ClaimError(path, f"{where}.{key}", f"unknown key for kind {kind!r}")
     statement = raw.get("statement")
-    if not isinstance(statement, dict) or set(statement) != {"en", "zh"} or not all(
-        isinstance(v, str) and v.strip() for v in statement.values()
+    if (
+        not isinstance(statement, dict)
+        or set(statement) != {"en", "zh"}
+        or not all(isinstance(v, str) and v.strip() for v in statement.values())
     ):
         raise ClaimError(path, f"{where}.statement", "needs non-empty 'en' and 'zh' strings")
     devices = tuple(raw.get("devices", DEVICES))
@@ -204,7 +206,9 @@ def _validate_case(path: Path, where: str, case: Case) -> None:
         try:
             re.compile(spec["match"])
         except re.error as exc:
-            raise ClaimError(path, f"{where}.match", f"regular expression does not compile: {exc}")
+            raise ClaimError(
+                path, f"{where}.match", f"regular expression does not compile: {exc}"
+            ) from None
     if kind == "behaviour" and not isinstance(spec["facts"], dict):
         raise ClaimError(path, f"{where}.facts", "must be a table")
     for key in ("observe", "region", "baseline", "candidate"):
@@ -212,7 +216,9 @@ def _validate_case(path: Path, where: str, case: Case) -> None:
             try:
                 compile(spec[key], f"{path}:{where}.{key}", "eval")
             except SyntaxError as exc:
-                raise ClaimError(path, f"{where}.{key}", f"not a Python expression: {exc.msg}")
+                raise ClaimError(
+                    path, f"{where}.{key}", f"not a Python expression: {exc.msg}"
+                ) from None
 
 
 def discover(root: Path = SNIPPETS) -> list[Claim]:

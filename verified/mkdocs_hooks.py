@@ -18,6 +18,7 @@ import importlib.util
 import io
 import re
 import sys
+import warnings
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -109,6 +110,11 @@ def draw_figures(config) -> None:
     import matplotlib.pyplot as plt
 
     plt.rcParams["svg.fonttype"] = "none"  # keep text as text: the browser renders CJK
+    # With text kept as text, matplotlib only measures CJK labels (for layout) with a Latin
+    # font when no CJK font is installed; the browser draws them with the reader's fonts.
+    warnings.filterwarnings(
+        "ignore", message=r"Glyph \d+ .* missing from font", category=UserWarning
+    )
     plt.rcParams["svg.hashsalt"] = "autograd-verified"  # stable ids: unchanged figures stay
     plt.rcParams["font.family"] = ["sans-serif"]
     plt.rcParams["font.sans-serif"] = ["DejaVu Sans", "Noto Sans CJK SC", "sans-serif"]
@@ -283,9 +289,7 @@ def verification_table(rep: Report, lang: str) -> str:
     claims = discover()
     for article in sorted({c.article for c in claims}):
         out += [f"## `{article}`", ""]
-        columns = [
-            f"{t['fw'][fw]} {t['dev'][dev]}" for fw in FRAMEWORKS for dev in ("cpu", "gpu")
-        ]
+        columns = [f"{t['fw'][fw]} {t['dev'][dev]}" for fw in FRAMEWORKS for dev in ("cpu", "gpu")]
         out.append(f"| {t['claim']} | {t['statement']} | " + " | ".join(columns) + " |")
         out.append("|---|---|" + "---|" * len(columns))
         for claim in (c for c in claims if c.article == article):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from verified.claims import ClaimError, Case, load_claims
+from verified.claims import Case, ClaimError, load_claims
 from verified.report import write
 from verified.runner import Runner, judge
 

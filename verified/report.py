@@ -59,11 +59,11 @@ def write(records: list[dict], infos: dict[str, dict], path: Path = REPORT) -> d
         merged[(rec["id"], rec["framework"], rec["device"])] = rec
     order = list(cases)
     report = {
-        "generated": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "generated": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "environment": environment(infos),
-        "claims": sorted(merged.values(), key=lambda r: order.index(
-            (r["id"], r["framework"], r["device"])
-        )),
+        "claims": sorted(
+            merged.values(), key=lambda r: order.index((r["id"], r["framework"], r["device"]))
+        ),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -115,10 +115,16 @@ class Report:
 # -- formatting -------------------------------------------------------------------------------
 
 WORDS = {
-    "en": {"bytes": "bytes", "verified": "Verified by running the code: {versions} on {device}, {date}.",
-           "cpu": "CPU"},
-    "zh": {"bytes": "字节", "verified": "本页内容均由实际运行验证：{versions}，{device}，{date}。",
-           "cpu": "CPU"},
+    "en": {
+        "bytes": "bytes",
+        "verified": "Verified by running the code: {versions} on {device}, {date}.",
+        "cpu": "CPU",
+    },
+    "zh": {
+        "bytes": "字节",
+        "verified": "本页内容均由实际运行验证：{versions}，{device}，{date}。",
+        "cpu": "CPU",
+    },
 }
 
 

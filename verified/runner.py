@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -26,7 +27,7 @@ class Worker:
 
     def __init__(self, framework: str, device: str, start_timeout: float = 180) -> None:
         self.framework, self.device = framework, device
-        self.log = tempfile.NamedTemporaryFile(
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in close())
             "w+", prefix=f"worker-{framework}-{device}-", suffix=".log", delete=False
         )
         env = dict(os.environ, PYTHONUNBUFFERED="1", AUTOGRAD_DEVICE=device)
@@ -71,19 +72,15 @@ class Worker:
 
     def kill(self) -> None:
         if self.proc.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             self.proc.wait()
 
     def close(self) -> None:
         if self.proc.poll() is None and not self.proc.stdin.closed:
             self.proc.stdin.close()  # the worker's loop ends at EOF
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                pass
         self.kill()
         for pipe in (self.proc.stdin, self.proc.stdout):
             if pipe and not pipe.closed:
@@ -178,10 +175,8 @@ class Runner:
             proc.communicate()
             raise TimeoutError(f"{case.snippet_path.name} did not finish") from None
         finally:
-            try:  # leave nothing running, whatever the snippet started
+            with contextlib.suppress(ProcessLookupError):  # leave nothing running
                 os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         observed: dict = {"output": stdout}
         if proc.returncode != 0:
             last = [ln for ln in stderr.splitlines() if re.match(r"^[\w.]+(Error|Exception)", ln)]
@@ -207,21 +202,27 @@ class Runner:
 def close_enough(expected, observed, tol: float, path: str = "value") -> str | None:
     """None if observed matches expected (floats within tol), else a description."""
     if isinstance(expected, bool) or expected is None or isinstance(expected, str):
-        return None if observed == expected and type(observed) is type(expected) else (
-            f"{path}: expected {expected!r}, observed {observed!r}"
+        return (
+            None
+            if observed == expected and type(observed) is type(expected)
+            else (f"{path}: expected {expected!r}, observed {observed!r}")
         )
     if isinstance(expected, (int, float)):
         if isinstance(observed, bool) or not isinstance(observed, (int, float)):
             return f"{path}: expected number {expected!r}, observed {observed!r}"
         if isinstance(expected, int) and isinstance(observed, int):
-            return None if expected == observed else f"{path}: expected {expected}, observed {observed}"
+            return (
+                None
+                if expected == observed
+                else f"{path}: expected {expected}, observed {observed}"
+            )
         if math.isclose(observed, expected, rel_tol=tol, abs_tol=tol):
             return None
         return f"{path}: expected {expected!r} ± {tol:g}, observed {observed!r}"
     if isinstance(expected, list):
         if not isinstance(observed, list) or len(observed) != len(expected):
             return f"{path}: expected a list of {len(expected)}, observed {observed!r}"
-        for i, (e, o) in enumerate(zip(expected, observed)):
+        for i, (e, o) in enumerate(zip(expected, observed, strict=False)):
             problem = close_enough(e, o, tol, f"{path}[{i}]")
             if problem:
                 return problem

@@ -218,9 +218,7 @@ def run(request: dict) -> dict:
             elif kind == "memory":
                 theo = spec["theoretical"]
                 if "region" in spec:
-                    observed["bytes"] = peak_bytes(
-                        FRAMEWORK, DEVICE, lambda: ev(spec["region"])
-                    )
+                    observed["bytes"] = peak_bytes(FRAMEWORK, DEVICE, lambda: ev(spec["region"]))
                     observed["theoretical_bytes"] = int(plain(ev(theo)))
                 else:
                     observed["bytes"] = {
