@@ -1,3 +1,4 @@
 # Registers the claims engine's collector: pytest collects one test per
-# (claim, framework, device) from snippets/*/claims.toml. See snippets/README.md.
-pytest_plugins = ["verified.pytest_plugin"]
+# (claim, framework, device) from snippets/*/claims.toml (see snippets/README.md).
+# pytester lets the engine's own tests run pytest on fixture claims.
+pytest_plugins = ["verified.pytest_plugin", "pytester"]

@@ -4,6 +4,7 @@ These run real snippets in real worker processes."""
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -230,3 +231,22 @@ def test_malformed_claims_name_file_and_field(tmp_path, edit, field):
     with pytest.raises(ClaimError) as excinfo:
         load_claims(path)
     assert "claims.toml" in str(excinfo.value) and field in str(excinfo.value)
+
+
+def test_wrong_expectation_fails_the_suite_naming_the_claim(pytester, monkeypatch):
+    """End to end through pytest: one wrong expected value fails exactly that test, by name,
+    and the report records it as failed."""
+    root = pytester.path
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parent.parent))
+    write_fixture(root, CLAIMS.replace("expect.torch.value = -16.0", "expect.torch.value = -15.0"))
+    (root / "conftest.py").write_text('pytest_plugins = ["verified.pytest_plugin"]\n')
+    result = pytester.runpytest_subprocess(
+        "snippets", "-k", "fixture.grad or fixture.leaf", "-p", "no:cacheprovider"
+    )
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*fixture.grad[[]torch-cpu[]]*expected -15.0*observed -16.0*"])
+    report = json.loads((root / "build" / "claims.json").read_text())
+    statuses = {(r["id"], r["framework"]): r["status"] for r in report["claims"]}
+    assert statuses[("fixture.grad", "torch")] == "failed"
+    assert statuses[("fixture.grad", "paddle")] == "passed"
+    assert report["environment"]["torch"].startswith("2.")

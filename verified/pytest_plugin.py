@@ -107,7 +107,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         infos = {fw: runner.info(fw) for fw in ("paddle", "torch")} if records else {}
         runner.close()
         if records:
-            report = write(records, infos)
+            root = config.rootpath
+            report = write(records, infos, root / "build" / "claims.json", root / "snippets")
             counts: dict[str, int] = {}
             for rec in report["claims"]:
                 counts[rec["status"]] = counts.get(rec["status"], 0) + 1

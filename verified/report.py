@@ -39,11 +39,13 @@ def environment(infos: dict[str, dict]) -> dict:
     }
 
 
-def write(records: list[dict], infos: dict[str, dict], path: Path = REPORT) -> dict:
+def write(
+    records: list[dict], infos: dict[str, dict], path: Path = REPORT, snippets: Path | None = None
+) -> dict:
     """Write the report. Records of claims not run this time are kept from the previous
     report if their sources are unchanged (so a run of one article does not erase the other);
     records of claims that no longer exist are dropped."""
-    cases = all_cases()
+    cases = all_cases(snippets) if snippets else all_cases()
     merged: dict[tuple, dict] = {}
     if path.exists():
         try:
