@@ -58,7 +58,9 @@ def write(
             if case is not None and rec.get("source_hash") == case.source_hash():
                 merged[key] = rec
     for rec in records:
-        merged[(rec["id"], rec["framework"], rec["device"])] = rec
+        key = (rec["id"], rec["framework"], rec["device"])
+        if key in cases:  # a claim edited away while the tests ran is not reported
+            merged[key] = rec
     order = list(cases)
     report = {
         "generated": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
