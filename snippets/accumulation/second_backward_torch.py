@@ -3,5 +3,5 @@ import torch
 weight = torch.tensor(1.0, requires_grad=True)
 loss = (3 * weight) ** 2
 loss.backward()
-print("grad after the first backward:", weight.grad)
+print("grad after the first backward:", weight.grad.item())
 loss.backward()  # the graph's saved tensors were freed by the first call

@@ -1,0 +1,34 @@
+import paddle
+
+
+def max_grad_difference(model, batch, accumulation_steps=4):
+    """Largest gap between full-batch and accumulated gradients over all parameters."""
+    # BatchNorm1D keeps its running mean and variance as parameters with stop_gradient=True
+    trainable = [p for p in model.parameters() if not p.stop_gradient]
+    model.clear_gradients()
+    model(batch).square().mean().backward()
+    full_batch = [p.grad.clone() for p in trainable]
+    model.clear_gradients()
+    for micro_batch in batch.chunk(accumulation_steps):
+        (model(micro_batch).square().mean() / accumulation_steps).backward()
+    return max((p.grad - g).abs().max().item() for p, g in zip(trainable, full_batch, strict=True))
+
+
+def mlp(dtype, normalization=False):
+    paddle.seed(0)
+    layers = [paddle.nn.Linear(16, 32)]
+    if normalization:
+        layers.append(paddle.nn.BatchNorm1D(32))  # statistics over the batch it sees
+    layers += [paddle.nn.Tanh(), paddle.nn.Linear(32, 1)]
+    return paddle.nn.Sequential(*layers).to(dtype=dtype)
+
+
+paddle.seed(0)
+batch = paddle.randn([64, 16], dtype="float64")
+differences = {
+    "float32": max_grad_difference(mlp("float32"), batch.astype("float32")),
+    "float64": max_grad_difference(mlp("float64"), batch),
+    "float64 + BatchNorm": max_grad_difference(mlp("float64", normalization=True), batch),
+}
+for name, difference in differences.items():
+    print(f"{name:20} max abs difference {difference:.3g}")

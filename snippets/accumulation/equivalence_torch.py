@@ -1,0 +1,33 @@
+import torch
+
+
+def max_grad_difference(model, batch, accumulation_steps=4):
+    """Largest gap between full-batch and accumulated gradients over all parameters."""
+    model.zero_grad()
+    model(batch).square().mean().backward()
+    full_batch = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    for micro_batch in batch.chunk(accumulation_steps):
+        (model(micro_batch).square().mean() / accumulation_steps).backward()
+    return max(
+        (p.grad - g).abs().max().item() for p, g in zip(model.parameters(), full_batch, strict=True)
+    )
+
+
+def mlp(dtype, normalization=False):
+    torch.manual_seed(0)
+    layers = [torch.nn.Linear(16, 32)]
+    if normalization:
+        layers.append(torch.nn.BatchNorm1d(32))  # statistics over the batch it sees
+    layers += [torch.nn.Tanh(), torch.nn.Linear(32, 1)]
+    return torch.nn.Sequential(*layers).to(dtype)
+
+
+batch = torch.randn(64, 16, dtype=torch.float64)
+differences = {
+    "float32": max_grad_difference(mlp(torch.float32), batch.float()),
+    "float64": max_grad_difference(mlp(torch.float64), batch),
+    "float64 + BatchNorm": max_grad_difference(mlp(torch.float64, normalization=True), batch),
+}
+for name, difference in differences.items():
+    print(f"{name:20} max abs difference {difference:.3g}")

@@ -1,0 +1,39 @@
+import torch
+
+torch.manual_seed(0)
+width, depth, micro_batch_size = 64, 4, 1024
+# Few weights (4 x 64 x 64), large batches: the saved activations dominate memory.
+model = torch.nn.Sequential(
+    *[m for _ in range(depth) for m in (torch.nn.Linear(width, width), torch.nn.Tanh())]
+)
+micro_batches = [torch.randn(micro_batch_size, width) for _ in range(8)]
+big_batches = {n: torch.cat(micro_batches[:n]) for n in (1, 2, 4, 8)}
+
+
+def loss_of(batch):
+    return model(batch).square().mean()
+
+
+def one_big_batch(batch):
+    loss_of(batch).backward()
+
+
+def list_of_losses(micro_batches):
+    losses = [loss_of(micro_batch) for micro_batch in micro_batches]  # every graph stays alive
+    (sum(losses) / len(losses)).backward()
+
+
+def accumulate(micro_batches):
+    for micro_batch in micro_batches:
+        (loss_of(micro_batch) / len(micro_batches)).backward()  # frees this graph
+
+
+def saved_activation_bytes(n):
+    """What the graphs keep for backward: one Tanh output per layer per sample."""
+    return n * micro_batch_size * width * depth * 4
+
+
+accumulate(micro_batches)  # a first pass creates the .grad tensors
+for n in big_batches:
+    saved_mib = saved_activation_bytes(n) / 2**20
+    print(f"n = {n}: {n * micro_batch_size} samples, {saved_mib:.0f} MiB of saved activations")

@@ -1,0 +1,39 @@
+import paddle
+
+accumulation_steps = 4
+batches = [paddle.ones([1]) for _ in range(10)]  # 10 batches: two full windows and two left over
+weight = paddle.create_parameter(
+    [1], "float32", default_initializer=paddle.nn.initializer.Constant(0.0)
+)
+optimizer = paddle.optimizer.SGD(learning_rate=0.1, parameters=[weight])
+
+
+def calculate_loss(batch):
+    return (weight * batch).mean()  # every batch adds exactly 1 to the unscaled gradient
+
+
+def train(should_step, epochs=2):
+    """The seed's recipe; records (epoch, i, gradient) at every optimizer step."""
+    steps = []
+    optimizer.clear_grad()
+    for epoch in range(epochs):
+        for i, batch in enumerate(batches):
+            loss = calculate_loss(batch) / accumulation_steps
+            loss.backward()
+            if should_step(i):
+                steps.append([epoch, i, weight.grad.item()])
+                optimizer.step()
+                optimizer.clear_grad()
+    return steps
+
+
+# A gradient of 1.0 at a step is the mean over a full window of 4 batches.
+seed = train(lambda i: (i - 1) % accumulation_steps == 0)
+correct = train(lambda i: (i + 1) % accumulation_steps == 0)
+flushed = train(lambda i: (i + 1) % accumulation_steps == 0 or i + 1 == len(batches))
+for name, steps in {
+    "(i - 1) % 4 == 0": seed,
+    "(i + 1) % 4 == 0": correct,
+    "... or last batch": flushed,
+}.items():
+    print(f"{name:18}", ", ".join(f"epoch {e} i={i}: {grad:g}" for e, i, grad in steps))

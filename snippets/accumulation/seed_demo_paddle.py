@@ -1,0 +1,30 @@
+import paddle
+
+model = paddle.nn.Linear(1, 1, bias_attr=False)
+with paddle.no_grad():
+    model.weight.fill_(1.0)
+optimizer = paddle.optimizer.SGD(learning_rate=0.01, parameters=model.parameters())
+
+
+def calculate_loss(x):
+    y = 2 * x
+    y_hat = model(x)
+    loss = (y - y_hat) ** 2
+    return loss.mean()
+
+
+# Two batches of size 1
+batches = [paddle.to_tensor([4.0]), paddle.to_tensor([2.0])]
+grads = []
+optimizer.clear_grad()
+for i, batch in enumerate(batches):
+    # The mean is over the whole data set: divide by the number of batches
+    loss = calculate_loss(batch) / len(batches)
+    loss.backward()
+    grads.append(model.weight.grad.item())
+    print(f"batch {i}: grad {model.weight.grad.item():.4f}, weight {model.weight.item():.4f}")
+
+# One update, after all batches
+optimizer.step()
+weight = model.weight.item()
+print(f"after step: weight {weight:.4f}")
