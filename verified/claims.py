@@ -82,9 +82,11 @@ class Case:
         return {k: v for k, v in self.spec.items() if k in keys}
 
     def source_hash(self) -> str:
-        """Hash of everything that decides the outcome: snippet source and merged spec."""
+        """Hash of the snippet source, the merged spec and the statement: a record whose hash
+        differs from the current sources is stale."""
         digest = hashlib.sha256(self.snippet_path.read_bytes())
         digest.update(json.dumps(self.spec, sort_keys=True).encode())
+        digest.update(json.dumps(self.claim.statement, sort_keys=True).encode())
         digest.update(self.claim.kind.encode())
         return digest.hexdigest()[:16]
 

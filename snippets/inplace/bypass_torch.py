@@ -1,0 +1,29 @@
+import torch
+
+
+def overwrite_saved_input(write):
+    """sin saves its input; overwrite that input through `write`, then run backward."""
+    weight = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
+    hidden = weight * 1
+    result = torch.sin(hidden)
+    write(hidden)
+    try:
+        result.sum().backward()
+    except RuntimeError:
+        return "error"
+    correct = torch.allclose(weight.grad, torch.cos(weight.detach()))
+    return "correct gradient" if correct else "wrong gradient, no error"
+
+
+def under_no_grad(hidden):
+    with torch.no_grad():
+        hidden.add_(1.0)
+
+
+outcome = {
+    "no_grad": overwrite_saved_input(under_no_grad),
+    "detach": overwrite_saved_input(lambda hidden: hidden.detach().add_(1.0)),
+    "data": overwrite_saved_input(lambda hidden: hidden.data.add_(1.0)),
+}
+for route, result in outcome.items():
+    print(f"{route:10} {result}")

@@ -1,0 +1,13 @@
+import paddle
+
+weight = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+parameter = weight  # the tensor an optimiser or a layer would hold
+loss = (weight * weight).sum()
+loss.backward()
+
+with paddle.no_grad():
+    weight -= 0.25 * weight.grad
+
+print(f"weight is still the parameter: {weight is parameter}")
+print(f"parameter after the step:      {parameter.tolist()}")
+print(f"weight requires grad:          {not weight.stop_gradient}")

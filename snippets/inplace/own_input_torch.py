@@ -1,0 +1,17 @@
+import torch
+
+weight = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
+
+hidden = weight * 1
+hidden.sin_()  # backward of sin needs the input that sin_ overwrites
+hidden.sum().backward()
+sin_error = (weight.grad - torch.cos(weight)).abs().max().item()
+
+weight.grad = None
+hidden = weight * 1
+hidden.exp_()  # backward of exp needs the output, which exp_ keeps
+hidden.sum().backward()
+exp_error = (weight.grad - torch.exp(weight)).abs().max().item()
+
+print(f"sin_: largest gradient error {sin_error}")
+print(f"exp_: largest gradient error {exp_error}")
