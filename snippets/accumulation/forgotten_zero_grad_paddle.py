@@ -15,10 +15,11 @@ def train(steps, clear_grads):
         loss.backward()
         grads.append(round(model.weight.grad.item(), 4))
         optimizer.step()
-    return grads
+    return grads, model.weight.item()
 
 
-with_clear_grad = train(3, clear_grads=True)
-without_clear_grad = train(3, clear_grads=False)
+with_clear_grad, weight_with = train(3, clear_grads=True)
+without_clear_grad, weight_without = train(3, clear_grads=False)
 print("grad used by each step, with clear_grad():   ", with_clear_grad)
 print("grad used by each step, without clear_grad():", without_clear_grad)
+print(f"weight after 3 steps: {weight_with:.4f} with, {weight_without:.4f} without")

@@ -1,30 +1,36 @@
 import paddle
 
 
-def storage_kept(hidden):
-    """Apply each operator statement; record whether the result stayed in the same storage."""
-    kept = {}
-    storage = hidden.data_ptr()
-    hidden += 1
-    kept["x += 1"] = hidden.data_ptr() == storage
-    storage = hidden.data_ptr()
-    hidden *= 2
-    kept["x *= 2"] = hidden.data_ptr() == storage
-    storage = hidden.data_ptr()
-    hidden -= 1
-    kept["x -= 1"] = hidden.data_ptr() == storage
-    storage = hidden.data_ptr()
-    hidden[0] = 5.0
-    kept["x[0] = 5"] = hidden.data_ptr() == storage
-    kept["version"] = hidden.inplace_version
-    return kept
+def compare(before, storage, after):
+    """A statement wrote into the tensor if the name still refers to the same object and storage."""
+    return {"same object": after is before, "same storage": after.data_ptr() == storage}
+
+
+def apply_operators(x):
+    evidence = {}
+    before, storage = x, x.data_ptr()
+    x += 1
+    evidence["x += 1"] = compare(before, storage, x)
+    before, storage = x, x.data_ptr()
+    x *= 2
+    evidence["x *= 2"] = compare(before, storage, x)
+    before, storage = x, x.data_ptr()
+    x -= 1
+    evidence["x -= 1"] = compare(before, storage, x)
+    before, storage = x, x.data_ptr()
+    x[0] = 5.0
+    evidence["x[0] = 5"] = compare(before, storage, x)
+    evidence["version of x"] = x.inplace_version
+    return evidence
 
 
 weight = paddle.ones([4])
 weight.stop_gradient = False
-grad_mode = storage_kept(weight * 1)  # an intermediate result, not a leaf
+grad_mode = apply_operators(weight * 1)  # an intermediate result, not a leaf
 with paddle.no_grad():
-    no_grad_mode = storage_kept(weight * 1)
+    no_grad_mode = apply_operators(weight * 1)
 
-print(f"grad mode: {grad_mode}")
-print(f"no_grad:   {no_grad_mode}")
+for mode, evidence in {"grad mode": grad_mode, "no_grad": no_grad_mode}.items():
+    print(mode)
+    for statement, result in evidence.items():
+        print(f"  {statement:13} {result}")
