@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import copy
 import hashlib
 import importlib.metadata
@@ -59,13 +60,17 @@ FW_NAMES = {"paddle": "PaddlePaddle", "torch": "PyTorch"}
 DISTRIBUTIONS = {"paddle": "paddlepaddle", "torch": "torch"}
 
 TAB_RE = re.compile(r'^===[!+]?\s+"(?P<name>[^"]*)"\s*$')
-ADMONITION_RE = re.compile(r'^(?:!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)(?:\s+[\w-]+)*(?:\s+"(?P<title>[^"]*)")?\s*$')
+ADMONITION_RE = re.compile(
+    r'^(?:!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)(?:\s+[\w-]+)*(?:\s+"(?P<title>[^"]*)")?\s*$'
+)
 FENCE_RE = re.compile(r"^(?P<fence>`{3,}|~{3,})")
 INCLUDE_RE = re.compile(r'^--8<--\s+"(?P<path>[^"]+)"\s*$')
 SECTION_MARK_RE = re.compile(r"^\s*#\s*-{1,2}8<-{1,2}\s*\[(?:start|end):[\w-]+\]\s*$")
 HEADING_RE = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.*?)\s*$")
 ATTR_LIST_RE = re.compile(r"\s*\{:?\s*[#.][^}]*\}\s*$")
-LINK_RE = re.compile(r'(?P<bang>!?)\[(?P<text>[^\]]*)\]\((?P<target>[^)\s]+)(?P<title>\s+"[^"]*")?\)')
+LINK_RE = re.compile(
+    r'(?P<bang>!?)\[(?P<text>[^\]]*)\]\((?P<target>[^)\s]+)(?P<title>\s+"[^"]*")?\)'
+)
 FIGURE_RE = re.compile(r"<figure\b[^>]*>(?P<body>.*?)</figure>", re.DOTALL)
 CAPTION_RE = re.compile(r"<figcaption>(?P<text>.*?)</figcaption>", re.DOTALL)
 SIBLING_RE = re.compile(r"""["'](?P<name>\w+_(?:paddle|torch)\.py)["']""")
@@ -85,9 +90,17 @@ TEXT = {
             "your figures may differ from the ones quoted in the text.*"
         ),
         "admonition": {
-            "note": "Note", "abstract": "Abstract", "info": "Info", "tip": "Tip",
-            "success": "Success", "question": "Question", "warning": "Warning",
-            "failure": "Failure", "danger": "Danger", "bug": "Bug", "example": "Example",
+            "note": "Note",
+            "abstract": "Abstract",
+            "info": "Info",
+            "tip": "Tip",
+            "success": "Success",
+            "question": "Question",
+            "warning": "Warning",
+            "failure": "Failure",
+            "danger": "Danger",
+            "bug": "Bug",
+            "example": "Example",
             "quote": "Quote",
         },
     },
@@ -100,9 +113,18 @@ TEXT = {
         ),
         "machine": "*下一个单元格的输出取决于运行它的机器（内存分配器、处理器、负载），可能与正文引用的数值不同。*",
         "admonition": {
-            "note": "注意", "abstract": "摘要", "info": "说明", "tip": "提示", "success": "成功",
-            "question": "问题", "warning": "警告", "failure": "失败", "danger": "危险",
-            "bug": "缺陷", "example": "示例", "quote": "引用",
+            "note": "注意",
+            "abstract": "摘要",
+            "info": "说明",
+            "tip": "提示",
+            "success": "成功",
+            "question": "问题",
+            "warning": "警告",
+            "failure": "失败",
+            "danger": "危险",
+            "bug": "缺陷",
+            "example": "示例",
+            "quote": "引用",
         },
     },
 }
@@ -111,7 +133,7 @@ TEXT = {
 # -- the setup cell ---------------------------------------------------------------------------
 
 SETUP = {
-    "torch": '''\
+    "torch": """\
 # Run this cell first. It chooses the device for every cell below (the code cells never do):
 # the GPU when one is available, otherwise the CPU; AUTOGRAD_DEVICE=cpu|gpu overrides.
 import os
@@ -126,8 +148,8 @@ if device == "gpu" and not gpu_available:
     raise RuntimeError("AUTOGRAD_DEVICE=gpu, but torch.cuda.is_available() is False")
 torch.set_default_device("cuda" if device == "gpu" else "cpu")
 torch.manual_seed(0)  # fixed seed: the same numbers on every run
-print(f"torch {torch.__version__}, default device: {device}")''',
-    "paddle": '''\
+print(f"torch {torch.__version__}, default device: {device}")""",
+    "paddle": """\
 # Run this cell first. It chooses the device for every cell below (the code cells never do):
 # the GPU when one is available, otherwise the CPU; AUTOGRAD_DEVICE=cpu|gpu overrides.
 import os
@@ -145,7 +167,7 @@ if device == "gpu" and not gpu_available:
     raise RuntimeError("AUTOGRAD_DEVICE=gpu, but Paddle sees no CUDA device")
 paddle.set_device(device)
 paddle.seed(0)  # fixed seed: the same numbers on every run
-print(f"paddle {paddle.__version__}, default device: {device}")''',
+print(f"paddle {paddle.__version__}, default device: {device}")""",
 }
 
 GPU_ONLY_MAGIC = '''
@@ -233,7 +255,9 @@ def _parse(lines: list[str], framework: str | None, lang: str) -> list[Segment]:
             quoted = [Segment("md", f"> **{title}**" if title else ">", framework)]
             for seg in inner:
                 if seg.kind == "md":
-                    text = "\n".join("> " + ln if ln.strip() else ">" for ln in seg.text.split("\n"))
+                    text = "\n".join(
+                        "> " + ln if ln.strip() else ">" for ln in seg.text.split("\n")
+                    )
                     quoted.append(Segment("md", text, seg.framework))
                 else:
                     quoted.append(seg)
@@ -428,9 +452,7 @@ def split_cells(markdown: str) -> list[str]:
 
 def articles(docs: Path = DOCS, snippets: Path = SNIPPETS) -> list[str]:
     """Articles that get notebooks: pages of the first language with a snippets/ folder."""
-    return sorted(
-        p.stem for p in (docs / LANGS[0]).glob("*.md") if (snippets / p.stem).is_dir()
-    )
+    return sorted(p.stem for p in (docs / LANGS[0]).glob("*.md") if (snippets / p.stem).is_dir())
 
 
 def notebook_path(lang: str, article: str, framework: str, docs: Path = DOCS) -> Path:
@@ -531,6 +553,7 @@ def generate(
                 head, rest = (lines[: h1 + 1], lines[h1 + 1 :]) if h1 is not None else ([], lines)
                 if h1 is not None:
                     title = ATTR_LIST_RE.sub("", lines[h1][2:]).strip()
+                    head[-1] = f"# {title} · {FW_NAMES[framework]}"  # two notebooks, two titles
                 intro = text["intro"].format(
                     fw=FW_NAMES[framework], title=title, url=page_url(lang, f"{article}.md")
                 )
@@ -568,7 +591,11 @@ def generate(
     for i, cell in enumerate(nb.cells):
         cell.id = f"c{i:03d}"  # stable ids: an unchanged notebook is byte-identical
     nb.metadata = {
-        "kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"},
+        "kernelspec": {
+            "name": "python3",
+            "display_name": "Python 3 (ipykernel)",
+            "language": "python",
+        },
         "language_info": {"name": "python"},
         SIGNATURE: {
             "article": article,
@@ -620,7 +647,7 @@ def stale(nb, fresh) -> list[str]:
     old, new = code_signature(nb), code_signature(fresh)
     if len(old) != len(new):
         problems.append(f"{len(old)} code cells on disk, {len(new)} generated")
-    for i, (a, b) in enumerate(zip(old, new)):
+    for i, (a, b) in enumerate(zip(old, new, strict=False)):
         if a != b:
             problems.append(f"code cell {i} differs from the generated one")
             break
@@ -708,7 +735,9 @@ def execution_problems(nb, name: str) -> list[str]:
             if cell.get("execution_count") is None:
                 problems.append(f"{label} was not executed")
             elif "Skipped: this cell needs a GPU" not in _stream_text(cell):
-                problems.append(f"{label} should raise {meta.get('expected_exception')} but did not")
+                problems.append(
+                    f"{label} should raise {meta.get('expected_exception')} but did not"
+                )
         elif tagged and errors:
             want = meta.get("expected_exception")
             if want and errors[0]["ename"] != want:
@@ -720,7 +749,9 @@ def execution_problems(nb, name: str) -> list[str]:
 
 
 def _stream_text(cell) -> str:
-    return "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+    return "".join(
+        o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream"
+    )
 
 
 def execute(nb, name: str, device: str, *, timeout: float | None = None) -> float:
@@ -747,8 +778,11 @@ def execute(nb, name: str, device: str, *, timeout: float | None = None) -> floa
         record_timing=False,  # keeps the notebook free of timestamps
         resources={"metadata": {"path": str(run_dir)}},
     )
-    try:
-        client.execute()
+    logs = BUILD / "notebooks" / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    log = open(logs / f"{name.replace('/', '-')}.log", "w", encoding="utf-8")  # noqa: SIM115
+    try:  # the kernel's own stdout/stderr (C++ logging, warnings) go to the log, not the console
+        client.execute(stdout=log, stderr=log)
     except CellTimeoutError as exc:
         raise NotebookFailed(f"{name}: a cell timed out: {str(exc)[:300]}") from None
     except CellExecutionError:
@@ -760,6 +794,7 @@ def execute(nb, name: str, device: str, *, timeout: float | None = None) -> floa
         else:
             os.environ["AUTOGRAD_DEVICE"] = saved
         seconds = time.perf_counter() - started
+        log.close()
         _sanitize_outputs(nb, run_dir)
         shutil.rmtree(run_dir, ignore_errors=True)
     problems = execution_problems(nb, name)
@@ -782,6 +817,23 @@ def merge_outputs(fresh, executed) -> None:
         fresh.metadata["language_info"] = executed.metadata["language_info"]
 
 
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)  # a concurrent build never reads half a file
+
+
+def store(executed, key: str, seconds: float, device: str) -> None:
+    """Put an execution in the cache (the notebook first: an entry is complete once its .json
+    exists)."""
+    import nbformat
+
+    _write_atomic(CACHE / f"{key}.ipynb", nbformat.writes(executed) + "\n")
+    meta = {"seconds": round(seconds, 2), "device": device}
+    _write_atomic(CACHE / f"{key}.json", json.dumps(meta) + "\n")
+
+
 @dataclass
 class Built:
     name: str  # "<lang>/<article>-<framework>"
@@ -790,6 +842,7 @@ class Built:
     seconds: float  # execution time (of the run the outputs come from)
     cached: bool
     device: str
+    build_s: float = 0.0  # wall time of this build for this notebook
 
 
 def build_one(
@@ -809,19 +862,14 @@ def build_one(
     else:
         executed = copy.deepcopy(nb)
         seconds = execute(executed, name, device)
-        CACHE.mkdir(parents=True, exist_ok=True)
-        nbformat.write(executed, cached_nb)
-        cached_meta.write_text(
-            json.dumps({"seconds": round(seconds, 2), "device": device, "name": name}) + "\n",
-            encoding="utf-8",
-        )
+        store(executed, key, seconds, device)
     merge_outputs(nb, executed)
     nb.metadata[SIGNATURE]["executed_on"] = device
     target = notebook_path(lang, article, framework)
     target.parent.mkdir(parents=True, exist_ok=True)
     text = nbformat.writes(nb) + "\n"
     if not target.exists() or target.read_text(encoding="utf-8") != text:
-        target.write_text(text, encoding="utf-8")  # unchanged files keep their mtime
+        _write_atomic(target, text)  # unchanged files keep their mtime
     return Built(name, target, key, seconds, cached, device)
 
 
@@ -848,27 +896,32 @@ def build(
                 name = f"{lang}/{article}-{framework}"
                 if only and not any(o in name for o in only):
                     continue
+                one_started = time.perf_counter()
                 try:
                     result = build_one(article, lang, framework, device, force=force, infos=infos)
                 except NotebookFailed as exc:
                     failures.append(str(exc))
                     log(f"FAILED {name}: {exc}")
                     continue
+                result.build_s = time.perf_counter() - one_started
                 built.append(result)
-                how = "cached" if result.cached else "executed"
-                log(f"{name:<28} {result.seconds:7.2f} s  ({how}, {device})")
+                how = "from the cache" if result.cached else "executed now"
+                log(
+                    f"{name:<28} execution {result.seconds:6.2f} s on {device} ({how}); "
+                    f"this build {result.build_s:5.2f} s"
+                )
     for lang in LANGS:  # notebooks of pages that no longer exist
         for stray in (DOCS / lang / "notebooks").glob("*.ipynb"):
             if stray not in expected:
                 stray.unlink()
     if not only and not failures:
         used = {b.key for b in built}
-        for entry in CACHE.glob("*"):
+        for entry in [*CACHE.glob("*.ipynb"), *CACHE.glob("*.json")]:
             if entry.stem not in used:
                 entry.unlink()
     total = time.perf_counter() - started
     _write_record(built, total)
-    log(f"{len(built)} notebooks in {total:.2f} s (build wall time; per-notebook times above)")
+    log(f"{len(built)} notebooks built in {total:.2f} s (wall time, figures included)")
     if failures:
         raise NotebookFailed("\n".join(failures))
     return built
@@ -877,15 +930,14 @@ def build(
 def _write_record(built: list[Built], total: float) -> None:
     record = {"notebooks": {}, "build_s": round(total, 2)}
     if RECORD.exists():
-        try:
+        with contextlib.suppress(json.JSONDecodeError, KeyError):
             record["notebooks"] = json.loads(RECORD.read_text(encoding="utf-8"))["notebooks"]
-        except (json.JSONDecodeError, KeyError):
-            pass
     for b in built:
         record["notebooks"][b.name] = {
             "path": b.path.relative_to(ROOT).as_posix(),
             "execution_s": round(b.seconds, 2),
             "cached": b.cached,
+            "build_s": round(b.build_s, 3),
             "device": b.device,
             "key": b.key,
         }
@@ -908,7 +960,9 @@ def _gpu_available() -> bool:
 
     probe = "import torch; print(torch.cuda.is_available())"
     try:
-        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
     return out.stdout.strip() == "True"
@@ -936,7 +990,9 @@ def check() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m verified.notebooks", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m verified.notebooks", description=__doc__.split("\n")[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="generate and execute the notebooks (cached)")
     b.add_argument(
@@ -950,6 +1006,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--only", nargs="*", help="substrings of <lang>/<article>-<framework>")
     sub.add_parser("check", help="fail if a notebook does not match its page and snippets")
     args = parser.parse_args(argv)
+    from mkdocs.exceptions import PluginError
+
     from verified.report import ReportError
 
     try:
@@ -962,7 +1020,7 @@ def main(argv: list[str] | None = None) -> int:
             if problems:
                 return 1
             print("notebooks are up to date")
-    except (NotebookFailed, ReportError) as exc:
+    except (NotebookFailed, ReportError, PluginError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -1,0 +1,483 @@
+"""The downloadable notebooks (verified/notebooks.py, verified/notebook_hooks.py).
+
+Phase two (after `python -m verified.notebooks build` and `mkdocs build --strict`):
+`pytest -m site tests`. Every notebook is executed on the CPU with nbclient, one kernel per
+notebook; an execution whose code cells, framework version and device are unchanged is taken
+from the cache the build filled (set AUTOGRAD_NOTEBOOKS_FRESH=1 to execute them all again).
+Execution times are printed at the end of the module.
+"""
+
+from __future__ import annotations
+
+import copy
+import getpass
+import json
+import os
+import re
+import shutil
+import socket
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from verified import notebooks as nbs
+from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, all_cases
+from verified.notebook_hooks import has_raw_notebook_json
+
+pytestmark = pytest.mark.site
+
+SITE = ROOT / "site"
+FRESH = os.environ.get("AUTOGRAD_NOTEBOOKS_FRESH") == "1"
+NOTEBOOKS = [
+    (article, lang, fw) for article in nbs.articles() for lang in nbs.LANGS for fw in FRAMEWORKS
+]
+IDS = [f"{lang}/{article}-{fw}" for article, lang, fw in NOTEBOOKS]
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def site_dir(lang: str) -> Path:
+    return SITE if lang == nbs.LANGS[0] else SITE / lang
+
+
+def on_disk(article: str, lang: str, fw: str):
+    path = nbs.notebook_path(lang, article, fw)
+    if not path.is_file():
+        pytest.fail(
+            f"{path.relative_to(ROOT)} is missing: run `python -m verified.notebooks build`"
+        )
+    return nbformat.read(path, as_version=4)
+
+
+@pytest.fixture(scope="module")
+def infos():
+    return nbs.snippet_infos()
+
+
+@pytest.fixture(scope="module")
+def timings(request):
+    """Execution time per notebook, printed when the module's tests are done."""
+    times: dict[str, tuple[float, str]] = {}
+    yield times
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None or capture is None or not times:
+        return
+    with capture.global_and_fixture_disabled():  # teardown output is captured otherwise
+        reporter.write_line("")
+        reporter.write_line("notebook execution times (CPU, one kernel per notebook):")
+        for name, (seconds, how) in sorted(times.items()):
+            reporter.write_line(f"  {name:<28} {seconds:7.2f} s  ({how})")
+        total = sum(s for s, _ in times.values())
+        reporter.write_line(f"  {'total':<28} {total:7.2f} s")
+
+
+# -- generation and staleness -----------------------------------------------------------------
+
+
+def test_one_notebook_per_article_language_and_framework():
+    assert nbs.articles(), "no article with snippets found"
+    expected = {nbs.notebook_path(lang, a, fw) for a, lang, fw in NOTEBOOKS}
+    present = {p for lang in nbs.LANGS for p in (nbs.DOCS / lang / "notebooks").glob("*.ipynb")}
+    missing = sorted(str(p.relative_to(ROOT)) for p in expected - present)
+    extra = sorted(str(p.relative_to(ROOT)) for p in present - expected)
+    assert not missing, f"missing notebooks (run `python -m verified.notebooks build`): {missing}"
+    assert not extra, f"notebooks of no article: {extra}"
+
+
+@pytest.mark.parametrize(("article", "lang", "fw"), NOTEBOOKS, ids=IDS)
+def test_notebook_matches_page_and_snippets(article, lang, fw, infos):
+    """A stale notebook cannot pass: every code cell is its snippet file's current text, and the
+    whole notebook is what the current page and snippets generate."""
+    nb = on_disk(article, lang, fw)
+    name = f"{lang}/{article}-{fw}"
+    problems = nbs.snippet_problems(nb, where=f"{name}: ")
+    if not problems:  # (generating needs a report that is fresh for the current snippets)
+        fresh = nbs.generate(article, lang, fw, infos=infos)
+        problems += [f"{name}: {p}" for p in nbs.stale(nb, fresh)]
+    assert not problems, "stale notebook (run `python -m verified.notebooks build`):\n" + "\n".join(
+        problems
+    )
+    included = [
+        c.metadata[nbs.SIGNATURE]["snippet"]
+        for c in nb.cells
+        if c.cell_type == "code"
+        if "snippet" in c.metadata.get(nbs.SIGNATURE, {})
+    ]
+    page = (nbs.DOCS / lang / f"{article}.md").read_text(encoding="utf-8")
+    for path in re.findall(r'--8<--\s+"([^"]+)"', page):
+        if path.endswith(f"_{fw}.py"):
+            assert path in included, f"{name}: the page includes {path}, the notebook does not"
+
+
+@pytest.mark.parametrize(("article", "lang", "fw"), NOTEBOOKS, ids=IDS)
+def test_error_cells_are_exactly_the_error_claims(article, lang, fw):
+    """raises-exception is on the cells of snippets with an `error` claim, and only there."""
+    errors = {
+        case.snippet_path.relative_to(SNIPPETS).as_posix(): case.spec["type"]
+        for case in all_cases().values()
+        if case.claim.kind == "error" and case.device == "cpu"
+    }
+    nb = on_disk(article, lang, fw)
+    wrong = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        meta = cell.metadata.get(nbs.SIGNATURE, {})
+        snippet = meta.get("snippet")
+        tagged = "raises-exception" in cell.metadata.get("tags", [])
+        should = snippet in errors and not cell.source.startswith("%%writefile")
+        if tagged != should:
+            wrong.append(f"cell {index} ({snippet}): tagged={tagged}, error claim={should}")
+        if should and meta.get("expected_exception") != errors[snippet]:
+            wrong.append(f"cell {index} ({snippet}): expects {meta.get('expected_exception')}")
+    assert not wrong, f"{lang}/{article}-{fw}:\n" + "\n".join(wrong)
+
+
+# -- execution --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("article", "lang", "fw"), NOTEBOOKS, ids=IDS)
+def test_notebook_executes_on_cpu(article, lang, fw, infos, timings):
+    """One kernel per notebook, a timeout per cell; exactly the tagged cells raise, with their
+    claim's exception type; any other exception fails, naming notebook, cell and error. The
+    notebook on disk carries the outputs of this execution (when it comes from the build's
+    cache) or at least the same code and a clean execution (when executed again here)."""
+    name = f"{lang}/{article}-{fw}"
+    fresh = nbs.generate(article, lang, fw, infos=infos)
+    key = nbs.cache_key(fresh, fw, "cpu")
+    cached = nbs.CACHE / f"{key}.ipynb"
+    meta = nbs.CACHE / f"{key}.json"
+    from_cache = cached.is_file() and meta.is_file() and not FRESH
+    if from_cache:
+        executed = nbformat.read(cached, as_version=4)
+        seconds = json.loads(meta.read_text(encoding="utf-8"))["seconds"]
+        timings[name] = (seconds, "executed by the build, cached")
+    else:
+        executed = copy.deepcopy(fresh)
+        try:
+            seconds = nbs.execute(executed, name, "cpu")
+        except nbs.NotebookFailed as exc:
+            pytest.fail(str(exc))
+        if not FRESH:
+            nbs.store(executed, key, seconds, "cpu")
+        timings[name] = (seconds, "executed now")
+    problems = nbs.execution_problems(executed, name)
+    assert not problems, "\n".join(problems)
+    codes = [c for c in executed.cells if c.cell_type == "code"]
+    assert all(c.execution_count is not None for c in codes), f"{name}: not every cell ran"
+    assert "default device: cpu" in "".join(o.get("text", "") for o in codes[0].outputs)
+
+    disk = on_disk(article, lang, fw)
+    rebuild = "(run `python -m verified.notebooks build`)"
+    assert disk.metadata[nbs.SIGNATURE].get("executed_on") == "cpu", f"{name}: not run on CPU"
+    assert nbs.code_signature(disk) == nbs.code_signature(fresh), f"{name}: stale {rebuild}"
+    assert not nbs.execution_problems(disk, name), f"{name}: {rebuild}"
+    if from_cache:
+        disk_outputs = [c.outputs for c in disk.cells if c.cell_type == "code"]
+        assert disk_outputs == [c.outputs for c in codes], (
+            f"{name}: the notebook on disk does not carry this execution's outputs {rebuild}"
+        )
+
+
+# -- on the site ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("article", "lang", "fw"), NOTEBOOKS, ids=IDS)
+def test_download_is_a_valid_notebook_with_outputs(article, lang, fw):
+    stem = f"{article}-{fw}"
+    download = site_dir(lang) / "notebooks" / stem / f"{stem}.ipynb"
+    assert download.is_file(), f"{download.relative_to(ROOT)} missing: build the site"
+    nb = nbformat.read(download, as_version=4)
+    nbformat.validate(nb)
+    codes = [c for c in nb.cells if c.cell_type == "code"]
+    assert codes and all(c.execution_count is not None for c in codes), "unexecuted cells"
+    assert sum(bool(c.outputs) for c in codes) >= len(codes) // 2, "cells without outputs"
+    assert download.read_bytes() == nbs.notebook_path(lang, article, fw).read_bytes(), (
+        "the published notebook differs from docs/: rebuild the site"
+    )
+
+
+@pytest.mark.parametrize(("article", "lang", "fw"), NOTEBOOKS, ids=IDS)
+def test_notebook_page_is_rendered_not_raw_json(article, lang, fw):
+    """TOOLCHAIN traps 1 and 2: under mkdocs-static-i18n the page was the notebook's JSON, and
+    Chinese headings had empty (or percent-encoded) ids."""
+    stem = f"{article}-{fw}"
+    page = site_dir(lang) / "notebooks" / stem / "index.html"
+    assert page.is_file(), f"{page.relative_to(ROOT)} missing: build the site"
+    text = page.read_text(encoding="utf-8")
+    assert not has_raw_notebook_json(text), f"{page.relative_to(ROOT)} contains raw notebook JSON"
+    assert "jp-CodeCell" in text and "jp-OutputArea" in text, "no rendered cells"
+    ids = re.findall(r'<h[1-3] id="([^"]*)"', text)
+    assert ids and all(ids), f"headings without ids: {ids}"
+    assert not any("%" in i for i in ids), f"percent-encoded heading ids: {ids[:3]}"
+    if lang == "zh":
+        assert any(CJK.search(i) for i in ids), f"no Chinese heading id: {ids[:5]}"
+    for fragment in re.findall(r'class="md-nav__link" href="#([^"]+)"', text):
+        assert f'id="{fragment}"' in text, f"TOC link #{fragment} has no heading"
+    assert "cdnjs.cloudflare.com" not in text, "the page loads a script from a CDN"
+    assert '<script src="">' not in text, "an empty script (MathJax without a URL)"
+    for other in nbs.LANGS:  # the language switcher stays on the notebook
+        switch = re.search(rf'<a href="([^"]*)" hreflang="{other}"', text)
+        assert switch, f"no language switcher entry for {other}"
+        target = (page.parent / switch[1]).resolve()
+        assert target == (site_dir(other) / "notebooks" / stem).resolve(), (
+            f"the {other} entry of the language switcher goes to {switch[1]}"
+        )
+
+
+@pytest.mark.parametrize(
+    ("article", "lang"),
+    [(a, lang) for a in nbs.articles() for lang in nbs.LANGS],
+    ids=[f"{lang}/{a}" for a in nbs.articles() for lang in nbs.LANGS],
+)
+def test_article_links_its_notebooks_in_its_language(article, lang):
+    page = site_dir(lang) / article / "index.html"
+    assert page.is_file(), f"{page.relative_to(ROOT)} missing: build the site"
+    text = page.read_text(encoding="utf-8")
+    for fw in FRAMEWORKS:
+        stem = f"{article}-{fw}"
+        href = f"../notebooks/{stem}/{stem}.ipynb"
+        assert f'href="{href}" download' in text, f"{lang}/{article}: no download link for {fw}"
+        assert (page.parent / href).resolve().is_file()
+        assert f'href="../notebooks/{stem}/"' in text, f"{lang}/{article}: no view link for {fw}"
+    label = "下载" if lang == "zh" else "download"
+    assert label in text
+
+
+# -- reproducibility --------------------------------------------------------------------------
+
+
+def _private_strings() -> list[str]:
+    found = {str(ROOT), str(Path.home()), sys.prefix, sys.base_prefix, "/work/", "/tmp/"}
+    return sorted(s for s in found if s and s not in ("/", "/usr", "/usr/local"))
+
+
+@pytest.mark.parametrize(("article", "lang", "fw"), NOTEBOOKS, ids=IDS)
+def test_no_paths_user_or_host_names(article, lang, fw):
+    nb = on_disk(article, lang, fw)
+    metadata = json.dumps([nb.metadata] + [c.metadata for c in nb.cells], ensure_ascii=False)
+    outputs = json.dumps([c.get("outputs", []) for c in nb.cells], ensure_ascii=False)
+    problems = [f"metadata contains {s!r}" for s in _private_strings() if s in metadata]
+    problems += [f"outputs contain {s!r}" for s in _private_strings() if s in outputs]
+    user, host = getpass.getuser(), socket.gethostname()
+    for what, text in (("metadata", metadata), ("outputs", outputs)):
+        if host and len(host) > 3 and host in text:
+            problems.append(f"{what} contain the host name {host!r}")
+        if re.search(rf"/{re.escape(user)}/|\\b{re.escape(user)}@", text):
+            problems.append(f"{what} contain the user name {user!r} in a path")
+    assert not re.search(r'"/[^"]*\.(py|ipynb)"', metadata), "absolute path in metadata"
+    assert not problems, f"{lang}/{article}-{fw}: " + "; ".join(problems)
+
+
+# -- the generator itself ---------------------------------------------------------------------
+
+
+def _same_as_text(markdown: str, lang: str, where: str) -> str:
+    return markdown  # placeholders left as they are: this test is about code cells
+
+
+def test_snippet_edit_changes_the_notebook(tmp_path):
+    """Edit a snippet in a copy of the sources: the generated notebook changes, and the
+    staleness checks reject the notebook generated before the edit."""
+    docs, snippets = tmp_path / "docs", tmp_path / "snippets"
+    shutil.copytree(nbs.DOCS, docs, ignore=shutil.ignore_patterns("notebooks", "figures"))
+    shutil.copytree(SNIPPETS, snippets)
+    article, lang, fw = NOTEBOOKS[0]
+
+    def generate():
+        return nbs.generate(
+            article,
+            lang,
+            fw,
+            docs=docs,
+            snippets=snippets,
+            render=_same_as_text,
+            infos=nbs.snippet_infos(snippets),
+        )
+
+    before = generate()
+    cell = next(
+        c
+        for c in before.cells
+        if c.cell_type == "code"
+        and "snippet" in c.metadata.get(nbs.SIGNATURE, {})
+        and not c.source.startswith("%%")
+    )
+    path = cell.metadata[nbs.SIGNATURE]["snippet"]
+    assert nbs.snippet_problems(before, snippets) == []
+    with (snippets / path).open("a", encoding="utf-8") as f:
+        f.write('print("edited in a test")\n')
+    after = generate()
+    assert nbs.code_signature(after) != nbs.code_signature(before)
+    edited = [c for c in after.cells if c.metadata.get(nbs.SIGNATURE, {}).get("snippet") == path]
+    assert edited and edited[0].source.endswith('print("edited in a test")')
+    assert nbs.cache_key(after, fw, "cpu") != nbs.cache_key(before, fw, "cpu")
+    stale = nbs.snippet_problems(before, snippets)
+    assert stale and path in stale[0], stale
+    assert nbs.stale(before, after), "a notebook generated before the edit must count as stale"
+
+
+DEMO_PAGE = """\
+# Demo
+
+Prose for both frameworks, with an [internal link](glossary.md#leaf) and a
+[section link](#the-part).
+
+!!! note
+    An admonition.
+
+## The part
+
+=== "PaddlePaddle"
+
+    ```python
+    --8<-- "demo/ok_paddle.py"
+    ```
+
+    {{ demo.ok | paddle | output }}
+
+    Paddle-only prose.
+
+=== "PyTorch"
+
+    ```python
+    --8<-- "demo/ok_torch.py"
+    ```
+
+    {{ demo.ok | torch | output }}
+
+    Torch-only prose.
+
+=== "PaddlePaddle"
+
+    ```python
+    --8<-- "demo/boom_paddle.py"
+    ```
+
+=== "PyTorch"
+
+    ```python
+    --8<-- "demo/boom_torch.py"
+    ```
+
+=== "PaddlePaddle"
+
+    ```python
+    --8<-- "demo/cuda_paddle.py"
+    ```
+
+=== "PyTorch"
+
+    ```python
+    --8<-- "demo/cuda_torch.py"
+    ```
+"""
+
+DEMO_CLAIMS = """\
+[[claim]]
+id = "demo.ok"
+kind = "value"
+snippet = "ok"
+observe = "total"
+statement.en = "ok"
+statement.zh = "好"
+[claim.expect.paddle]
+value = 6.0
+[claim.expect.torch]
+value = 6.0
+
+[[claim]]
+id = "demo.boom"
+kind = "error"
+snippet = "boom"
+statement.en = "boom"
+statement.zh = "炸"
+[claim.expect.paddle]
+type = "ValueError"
+match = "inplace"
+[claim.expect.torch]
+type = "RuntimeError"
+match = "in-place"
+
+[[claim]]
+id = "demo.cuda"
+kind = "value"
+snippet = "cuda"
+devices = ["gpu"]
+observe = "on_gpu"
+statement.en = "gpu"
+statement.zh = "gpu"
+[claim.expect.paddle]
+value = true
+[claim.expect.torch]
+value = true
+"""
+
+DEMO_SNIPPETS = {
+    "ok_torch.py": "import torch\n\ntotal = torch.ones(3).mul(2).sum().item()\nprint(total)\n",
+    "ok_paddle.py": "import paddle\n\ntotal = paddle.ones([3]).scale(2).sum().item()\nprint(total)\n",
+    "boom_torch.py": "import torch\n\nleaf = torch.ones(3, requires_grad=True)\nleaf.add_(1)\n",
+    "boom_paddle.py": "import paddle\n\nleaf = paddle.ones([3])\nleaf.stop_gradient = False\nleaf.add_(paddle.ones([3]))\n",
+    "cuda_torch.py": 'import torch\n\non_gpu = torch.ones(1).is_cuda\nprint("on the GPU:", on_gpu)\n',
+    "cuda_paddle.py": 'import paddle\n\non_gpu = "gpu" in str(paddle.ones([1]).place).lower()\nprint("on the GPU:", on_gpu)\n',
+}
+
+
+def test_generated_cells_on_a_demo_page(tmp_path, timings):
+    """Tabs, placeholders, admonitions, links, error and GPU-only cells, on a small page; the
+    torch notebook is executed on the CPU: the error cell raises, the GPU cell skips."""
+    docs, snippets = tmp_path / "docs", tmp_path / "snippets"
+    (docs / "en").mkdir(parents=True)
+    (docs / "en" / "demo.md").write_text(DEMO_PAGE, encoding="utf-8")
+    (snippets / "demo").mkdir(parents=True)
+    (snippets / "demo" / "claims.toml").write_text(DEMO_CLAIMS, encoding="utf-8")
+    for name, text in DEMO_SNIPPETS.items():
+        (snippets / "demo" / name).write_text(text, encoding="utf-8")
+    infos = nbs.snippet_infos(snippets)
+    nb = nbs.generate(
+        "demo", "en", "torch", docs=docs, snippets=snippets, render=_same_as_text, infos=infos
+    )
+    md = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert "Torch-only prose" in md and "Paddle-only prose" not in md
+    assert "| output }}" not in md and "demo.ok" not in md
+    assert "> **Note**" in md and "!!!" not in md and '=== "' not in md
+    assert f"]({nbs.page_url('en', 'glossary.md')}#leaf)" in md
+    assert f"]({nbs.page_url('en', 'demo.md')}#the-part)" in md
+    assert [c.metadata.get(nbs.SIGNATURE, {}).get("snippet") for c in code] == [
+        None,
+        "demo/ok_torch.py",
+        "demo/boom_torch.py",
+        "demo/cuda_torch.py",
+    ]
+    assert "set_default_device" in code[0].source and "AUTOGRAD_DEVICE" in code[0].source
+    assert code[1].source == DEMO_SNIPPETS["ok_torch.py"].rstrip("\n")
+    assert code[2].metadata["tags"] == ["raises-exception"]
+    assert code[3].source.startswith("%%gpu_only\n")
+    assert "def gpu_only" in code[0].source
+    other = nbs.generate(
+        "demo", "en", "paddle", docs=docs, snippets=snippets, render=_same_as_text, infos=infos
+    )
+    assert "Paddle-only prose" in "\n".join(c.source for c in other.cells)
+
+    seconds = nbs.execute(nb, "demo/en-torch", "cpu")
+    timings["(demo page) en/demo-torch"] = (seconds, "executed now")
+    assert nbs.execution_problems(nb, "demo") == []
+    assert code[2].outputs[-1]["ename"] == "RuntimeError"
+    assert "Skipped: this cell needs a GPU" in code[3].outputs[0]["text"]
+    assert code[1].outputs[0]["text"].strip() == "6.0"
+
+    # an unexpected exception fails the notebook, naming the notebook, the cell and the error
+    broken = nbs.generate(
+        "demo", "en", "torch", docs=docs, snippets=snippets, render=_same_as_text, infos=infos
+    )
+    index = next(
+        i
+        for i, c in enumerate(broken.cells)
+        if c.metadata.get(nbs.SIGNATURE, {}).get("snippet") == "demo/ok_torch.py"
+    )
+    broken.cells[index].source = "raise KeyError('unexpected')"
+    with pytest.raises(nbs.NotebookFailed, match=rf"demo/broken: cell {index} .*KeyError"):
+        nbs.execute(broken, "demo/broken", "cpu")
