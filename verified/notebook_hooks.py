@@ -201,6 +201,11 @@ def on_files(files, config):
         file.abs_dest_path = os.path.normpath(os.path.join(config["site_dir"], file.dest_uri))
         file.url = file._get_url(config["use_directory_urls"])
         _link_languages(file, config)
+    i18n = config.plugins.get("i18n")
+    if i18n is not None and hasattr(i18n, "i18n_files_per_language"):
+        # the sitemap.xml template lists these; the i18n plugin filled them before the
+        # notebooks were pages again
+        i18n.i18n_files_per_language[i18n.current_language] = files.documentation_pages()
     return files
 
 
@@ -223,7 +228,8 @@ def _link_languages(file: File, config) -> None:
         if not config["use_directory_urls"]:
             url = url.rstrip("/") + ".html"
         src_uri = f"{lang}/" + PurePosixPath(*parts[1:]).as_posix()
-        alternates[lang] = SimpleNamespace(url=url, locale=lang, src_uri=src_uri)
+        page = SimpleNamespace(canonical_url=None, abs_url=None)  # for the sitemap template
+        alternates[lang] = SimpleNamespace(url=url, locale=lang, src_uri=src_uri, page=page)
 
 
 # -- 3. eviction, after every language ---------------------------------------------------------

@@ -1,0 +1,103 @@
+"""Support for the browser tests: Chromium's settings, the static server's handler, the
+recorder of a page's traffic, and the page weights collected for the terminal summary."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
+VIEWPORT = {"width": 1280, "height": 900}
+TIMEOUT_MS = 15_000
+
+# Filled by the tests, printed at the end of the run and saved to build/e2e/page-weight.json.
+PAGE_WEIGHTS: dict[str, dict] = {}
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """A plain static server, like the host the site is published on (no sitemap rewrites, no
+    404 fallbacks, .ipynb served as application/octet-stream)."""
+
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass
+
+    def handle_one_request(self):
+        # the browser may close a connection it no longer needs
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            super().handle_one_request()
+
+
+@dataclass
+class Traffic:
+    """Everything a page did on the network and the console."""
+
+    base_url: str
+    requests: list[tuple[str, str]] = field(default_factory=list)  # (resource type, url)
+    finished: list = field(default_factory=list)  # playwright Request objects
+    failed: list[str] = field(default_factory=list)
+    bad_status: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+
+    def attach(self, page) -> None:
+        page.on("request", lambda r: self.requests.append((r.resource_type, r.url)))
+        page.on("requestfinished", lambda r: self.finished.append(r))
+        page.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
+        page.on(
+            "response",
+            lambda r: self.bad_status.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+        )
+        page.on(
+            "console",
+            lambda m: (
+                self.console_errors.append(f"{m.text} @ {m.location.get('url', '')}")
+                if m.type == "error"
+                else None
+            ),
+        )
+        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+
+    def external(self) -> list[str]:
+        return [
+            f"{kind} {url}"
+            for kind, url in self.requests
+            if not url.startswith(self.base_url) and not url.startswith(("data:", "blob:"))
+        ]
+
+    def problems(self) -> dict[str, list[str]]:
+        return {
+            "requests to other hosts": self.external(),
+            "failed requests": self.failed,
+            "HTTP errors": self.bad_status,
+            "console errors": self.console_errors,
+            "page errors": self.page_errors,
+        }
+
+    def weight(self) -> dict:
+        """Bytes transferred (headers + encoded body), total and by resource type."""
+        by_type: dict[str, int] = {}
+        items = []
+        for request in self.finished:
+            if not request.url.startswith(self.base_url):
+                continue
+            sizes = request.sizes()
+            size = sizes["responseBodySize"] + sizes["responseHeadersSize"]
+            by_type[request.resource_type] = by_type.get(request.resource_type, 0) + size
+            items.append((size, request.url.removeprefix(self.base_url) or "/"))
+        items.sort(reverse=True)
+        return {
+            "bytes": sum(by_type.values()),
+            "requests": len(items),
+            "by_type": dict(sorted(by_type.items(), key=lambda kv: -kv[1])),
+            "largest": items[:5],
+        }
