@@ -83,6 +83,13 @@ def e2e(session: nox.Session) -> None:
     session.run("pytest", "-m", "e2e", "tests/e2e", *session.posargs)
 
 
+@nox.session(python="3.11", default=False)
+def sweep(session: nox.Session) -> None:
+    """Opt-in: the inference memory claim at 1 MiB ... 256 MiB inputs (build/sweep.json)."""
+    install(session, "frameworks")
+    session.run("python", "-m", "verified.sweep")
+
+
 @nox.session(python="3.11")
 def lint(session: nox.Session) -> None:
     install(session, "lint")
