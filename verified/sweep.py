@@ -13,7 +13,6 @@ import json
 import runpy
 import subprocess
 import sys
-from pathlib import Path
 
 from verified.claims import ROOT
 
