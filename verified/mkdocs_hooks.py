@@ -57,6 +57,7 @@ TEXT = {
         "env": "Environment of this run",
         "generated": "Report generated",
         "none": "none",
+        "not_run": "GPU cases not run here",
     },
     "zh": {
         "output": "输出",
@@ -70,6 +71,7 @@ TEXT = {
         "env": "本次运行的环境",
         "generated": "报告生成时间",
         "none": "无",
+        "not_run": "此处未运行的 GPU 用例",
     },
 }
 
@@ -293,31 +295,42 @@ def verified_line(rep: Report, lang: str) -> str:
     return "*" + TEXT[lang]["verified"].format(versions=versions, device=device, date=date) + "*"
 
 
+ARTICLES = {
+    "inplace": {"en": "In-place operations", "zh": "原位操作"},
+    "accumulation": {"en": "Gradient accumulation", "zh": "梯度累积"},
+}
+
+
 def summary(rec: dict, lang: str) -> str:
+    """One table cell: the status and what was observed, shortened."""
     status = rec["status"]
     t = TEXT[lang]["status"]
     if status == "skipped":
-        return f"— {t['skipped']}: {html.escape(rec.get('reason', ''))}"
-    mark = "✅" if status == "passed" else "❌"
+        return f"— {t['skipped']}"
     obs = rec.get("observed") or {}
     kind = rec["kind"]
     if status == "failed":
-        return f"{mark} {t['failed']}: {html.escape(str(rec.get('reason', ''))[:200])}"
+        return f"✗ {t['failed']}: {html.escape(str(rec.get('reason', ''))[:200])}"
     if kind == "error":
         exc = obs["exception"]
-        return f"{mark} {code(exc['type'] + ': ' + exc['message'].strip().splitlines()[0][:160])}"
+        text = exc["type"] + ": " + exc["message"].strip().splitlines()[0]
+        return f"✓ {code(shorten(text, 140))}"
     if kind in ("value", "behaviour"):
-        return f"{mark} {code(fmt_value(obs.get('value'))[:200])}"
+        return f"✓ {code(shorten(fmt_value(obs.get('value')), 140))}"
     if kind == "memory":
         got, theo = obs["bytes"], obs["theoretical_bytes"]
+        unit = " B" if lang == "en" else " 字节"
         if isinstance(got, dict):
-            parts = [f"{k}: {v:,}" for k, v in got.items()]
-            return f"{mark} " + "; ".join(parts) + (" B" if lang == "en" else " 字节")
-        return f"{mark} {fmt_bytes(got, lang)} / {fmt_bytes(theo, lang)}"
+            return "✓ " + "<br>".join(f"{k}: {v:,}{unit}" for k, v in got.items())
+        return f"✓ {fmt_bytes(got, lang)} / {fmt_bytes(theo, lang)}"
     return (
-        f"{mark} {obs['ratio']:.2f}× ({fmt_seconds(obs['median_baseline_s'])} / "
+        f"✓ {obs['ratio']:.2f}× ({fmt_seconds(obs['median_baseline_s'])} / "
         f"{fmt_seconds(obs['median_candidate_s'])})"
     )
+
+
+def shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def verification_table(rep: Report, lang: str) -> str:
@@ -327,16 +340,21 @@ def verification_table(rep: Report, lang: str) -> str:
     for key in ("python", "torch", "paddle", "cpu", "gpu", "platform"):
         out.append(f"- **{key}**: `{env.get(key) or t['none']}`")
     out.append(f"- **{t['generated']}**: `{rep.data['generated']}`")
+    reasons = sorted({r["reason"] for r in rep.data["claims"] if r["status"] == "skipped"})
+    if reasons:
+        out.append(f"- **{t['not_run']}**:")
+        out.extend(f"    - {html.escape(reason)}" for reason in reasons)
     out.append("")
     claims = discover()
     for article in sorted({c.article for c in claims}):
-        out += [f"## `{article}`", ""]
-        columns = [f"{t['fw'][fw]} {t['dev'][dev]}" for fw in FRAMEWORKS for dev in ("cpu", "gpu")]
-        out.append(f"| {t['claim']} | {t['statement']} | " + " | ".join(columns) + " |")
-        out.append("|---|---|" + "---|" * len(columns))
+        title = ARTICLES.get(article, {}).get(lang, article)
+        out += [f"## [{title}]({article}.md)", ""]
+        out.append(f"| {t['claim']} | | CPU | GPU |")
+        out.append("|---|---|---|---|")
         for claim in (c for c in claims if c.article == article):
-            cells = []
+            first = f"`{claim.id}`<br>{claim.statement[lang]}".replace("|", "\\|")
             for fw in FRAMEWORKS:
+                cells = []
                 for dev in ("cpu", "gpu"):
                     rec = rep.records.get((claim.id, fw, dev))
                     if dev not in claim.devices:
@@ -350,7 +368,7 @@ def verification_table(rep: Report, lang: str) -> str:
                         if rec["status"] != "skipped":  # fails on failed or stale results
                             rep.get(claim.id, fw, dev, where="verification page")
                         cells.append(summary(rec, lang).replace("|", "\\|").replace("\n", " "))
-            statement = claim.statement[lang].replace("|", "\\|")
-            out.append(f"| `{claim.id}` | {statement} | " + " | ".join(cells) + " |")
+                out.append(f"| {first} | {t['fw'][fw]} | " + " | ".join(cells) + " |")
+                first = ""
         out.append("")
     return "\n".join(out)
