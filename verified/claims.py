@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
 
 FRAMEWORKS = ("paddle", "torch")
+FRAMEWORK_NAMES = {"paddle": "PaddlePaddle", "torch": "PyTorch"}  # the tab titles
+LANGS = ("en", "zh")  # page languages; every statement has one text per language
 DEVICES = ("cpu", "gpu")
 KINDS = ("error", "value", "behaviour", "memory", "timing")
 ISOLATED_KINDS = ("memory", "timing")
@@ -159,7 +161,7 @@ def _validate(path: Path, index: int, raw: dict) -> Claim:
     statement = raw.get("statement")
     if (
         not isinstance(statement, dict)
-        or set(statement) != {"en", "zh"}
+        or set(statement) != set(LANGS)
         or not all(isinstance(v, str) and v.strip() for v in statement.values())
     ):
         raise ClaimError(path, f"{where}.statement", "needs non-empty 'en' and 'zh' strings")

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # hooks are loaded by file path; make `verified` importable
     sys.path.insert(0, str(ROOT))
 
-from verified.claims import FRAMEWORKS, SNIPPETS, discover  # noqa: E402
+from verified.claims import FRAMEWORK_NAMES, FRAMEWORKS, LANGS, SNIPPETS, discover  # noqa: E402
 from verified.report import (  # noqa: E402
     Report,
     ReportError,
@@ -36,7 +36,6 @@ from verified.report import (  # noqa: E402
     fmt_value,
 )
 
-LANGS = ("en", "zh")
 PLACEHOLDER = re.compile(
     r"\{\{\s*(?P<id>[a-z0-9][a-z0-9.-]*)\s*\|\s*(?P<fw>paddle|torch)(?:@(?P<dev>cpu|gpu))?\s*"
     r"\|\s*(?P<field>[a-z_]+)(?:\.(?P<key>[\w-]+))?\s*\}\}"
@@ -49,7 +48,6 @@ TEXT = {
         "output": "Output",
         "verified": "Verified by running the code with {versions}, on {device}, {date}: "
         "see the [verification report](verification.md).",
-        "fw": {"paddle": "PaddlePaddle", "torch": "PyTorch"},
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {"passed": "passed", "failed": "failed", "skipped": "not run here"},
         "claim": "Claim",
@@ -63,7 +61,6 @@ TEXT = {
         "output": "输出",
         "verified": "本页的报错信息、数值与内存数据均由实际运行代码得到：{versions}，{device}，"
         "{date}。详见[验证报告](verification.md)。",
-        "fw": {"paddle": "PaddlePaddle", "torch": "PyTorch"},
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {"passed": "通过", "failed": "失败", "skipped": "此处未运行"},
         "claim": "断言",
@@ -368,7 +365,7 @@ def verification_table(rep: Report, lang: str) -> str:
                         if rec["status"] != "skipped":  # fails on failed or stale results
                             rep.get(claim.id, fw, dev, where="verification page")
                         cells.append(summary(rec, lang).replace("|", "\\|").replace("\n", " "))
-                out.append(f"| {first} | {t['fw'][fw]} | " + " | ".join(cells) + " |")
+                out.append(f"| {first} | {FRAMEWORK_NAMES[fw]} | " + " | ".join(cells) + " |")
                 first = ""
         out.append("")
     return "\n".join(out)

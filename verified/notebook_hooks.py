@@ -37,9 +37,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # hooks are loaded by file path; make `verified` importable
     sys.path.insert(0, str(ROOT))
 
+from verified.claims import FRAMEWORK_NAMES  # noqa: E402
+
 NOTEBOOK_DIR = "notebooks"
 CACHE_SALT = "avhooks1"  # change when the conversion patches below change
-FRAMEWORKS = {"paddle": "PaddlePaddle", "torch": "PyTorch"}
 TEXT = {
     "en": {
         "title": "Run this page as a Jupyter notebook",
@@ -288,7 +289,7 @@ def notebooks_of(page, files) -> dict[str, File]:
         path = PurePosixPath(file.src_uri)
         if path.parts[:2] == (lang, NOTEBOOK_DIR):
             stem_article, _, framework = path.stem.rpartition("-")
-            if stem_article == article and framework in FRAMEWORKS:
+            if stem_article == article and framework in FRAMEWORK_NAMES:
                 found[framework] = file
     return found
 
@@ -305,7 +306,7 @@ def on_page_markdown(markdown, page, config, files):
         return markdown
     text = TEXT.get(_lang(page), TEXT["en"])
     links = []
-    for framework in FRAMEWORKS:
+    for framework in FRAMEWORK_NAMES:
         notebook = found.get(framework)
         if notebook is None:
             continue
@@ -313,7 +314,7 @@ def on_page_markdown(markdown, page, config, files):
         download = get_relative_url(download_url(notebook), page.file.url)
         name = PurePosixPath(notebook.src_uri).name
         links.append(
-            f'    - **{FRAMEWORKS[framework]}**{text["colon"]}<a href="{html.escape(view)}">{text["view"]}</a> · '
+            f'    - **{FRAMEWORK_NAMES[framework]}**{text["colon"]}<a href="{html.escape(view)}">{text["view"]}</a> · '
             f'<a href="{html.escape(download)}" download="{html.escape(name)}">'
             f"{text['download']}</a>"
         )

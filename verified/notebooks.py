@@ -44,13 +44,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, all_cases
+from verified.claims import FRAMEWORKS, LANGS, ROOT, SNIPPETS, all_cases
 
 DOCS = ROOT / "docs"
 BUILD = ROOT / "build"
 CACHE = BUILD / "notebooks" / "cache"
 RECORD = BUILD / "notebooks.json"
-LANGS = ("en", "zh")
 FORMAT = "1"  # bump when the generated cells change shape, to invalidate the cache
 DEFAULT_CELL_TIMEOUT = 120
 SIGNATURE = "autograd_verified"  # notebook and cell metadata key
