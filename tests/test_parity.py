@@ -47,10 +47,13 @@ def structure(text: str) -> dict:
         "heading levels": headings,
         "framework tabs": tabs,
         "snippets": SNIPPET.findall(text),
-        # which claims (and for which framework) the page uses; a statement is the same
-        # text for every framework
+        # which claims, for which framework and device, and which field of each the page
+        # shows; a statement is the same text for every framework
         "claims": sorted(
-            {(cid, "*" if field == "statement" else fw) for cid, fw, field in CLAIM.findall(text)}
+            {
+                (cid, "*", field) if field == "statement" else (cid, fw, field)
+                for cid, fw, field in CLAIM.findall(text)
+            }
         ),
         "figures": sorted(FIGURE.findall(text)),
     }
@@ -91,8 +94,14 @@ def test_parity_check_catches_differences():
     assert parity_problems(en, en.replace("## A", "### A"))  # heading level
     assert parity_problems(en, en.replace("x_torch", "y_torch"))  # snippet
     assert parity_problems(en, en.replace("a.b |", "a.c |"))  # claim
+    assert parity_problems(en, en.replace("| torch |", "| paddle |"))  # framework
+    assert parity_problems(en, en.replace("| torch |", "| torch@gpu |"))  # device
+    assert parity_problems(en, en.replace("| value }}", "| value.x }}"))  # field
     assert parity_problems(en, en + "\n## B\n")  # extra section
-    assert parity_problems(en, en.replace("```", "") + "```\n## not a heading\n```\n") == []
+    fenced = en + "```\n## not a heading\n```\n"
+    assert "## not a heading" in fenced and parity_problems(en, fenced) == []
+    by_field = "{{ m | torch | bytes.in_place }}"
+    assert parity_problems(by_field, by_field.replace("bytes.in_place", "theoretical.out_of_place"))
 
 
 def test_chinese_pages_are_written_in_chinese():

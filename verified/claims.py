@@ -2,6 +2,12 @@
 
 The format is described in ``snippets/README.md``. Everything here is plain data; running a
 claim is :mod:`verified.runner`'s job.
+
+A :class:`Case` is one claim for one framework on one device, for one framework version: the
+expectation it checks is merged from the claim, the framework's table, the device's table and
+any version-range override that contains that version. A case's :meth:`Case.source_hash`
+covers everything that decides its verdict: the snippet and every file it runs or reads, the
+merged expectation, the engine code that runs and judges it, and the framework version.
 """
 
 from __future__ import annotations
@@ -11,9 +17,13 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from verified.versions import check_range, in_range, installed
+
+ENGINE = Path(__file__).resolve().parent
+ROOT = ENGINE.parent
 SNIPPETS = ROOT / "snippets"
 
 FRAMEWORKS = ("paddle", "torch")
@@ -23,15 +33,19 @@ DEVICES = ("cpu", "gpu")
 KINDS = ("error", "value", "behaviour", "memory", "timing")
 ISOLATED_KINDS = ("memory", "timing")
 ID_RE = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
+ANCHOR_RE = re.compile(r"^[\w-]+$")
+
+# The engine code whose change can change a verdict: part of every case's hash.
+ENGINE_FILES = ("claims.py", "runner.py", "worker.py", "versions.py")
 
 # Keys allowed at claim level (and, apart from the first group, inside expect.<fw>[.<device>]).
-CLAIM_ONLY_KEYS = {"id", "kind", "statement", "devices", "expect"}
-SHARED_KEYS = {"snippet", "timeout", "mode", "observe"}
+CLAIM_ONLY_KEYS = {"id", "kind", "statement", "devices", "expect", "silent"}
+SHARED_KEYS = {"snippet", "timeout", "mode", "observe", "files"}
 KIND_KEYS = {
     "error": {"type", "match"},
     "value": {"value", "tol"},
     "behaviour": {"facts"},
-    "memory": {"region", "regions", "theoretical", "bytes", "tol_bytes"},
+    "memory": {"region", "regions", "theoretical", "bytes", "tol_bytes", "tol_theoretical"},
     "timing": {"baseline", "candidate", "repeat", "ratio_min", "ratio_max"},
 }
 REQUIRED = {
@@ -41,6 +55,14 @@ REQUIRED = {
     "memory": ("theoretical", "bytes"),
     "timing": ("baseline", "candidate"),
 }
+# Keys of a version-range override ([[claim.expect.<fw>.versions]]) besides expectation keys.
+OVERRIDE_KEYS = {"range", "note", "unrunnable"}
+SILENT_KEYS = {"fact", "section", "symptom", "fix"}
+
+# Files a snippet names or imports next to itself are inputs of its claims (a launcher and the
+# worker script it starts, a data file it reads).
+FILE_LITERAL = re.compile(r"""["']([\w.-]+\.(?:py|json|toml|txt|csv|npy))["']""")
+IMPORT_LINE = re.compile(r"^\s*(?:from\s+(\w+)\s+import\b|import\s+(\w+))", re.MULTILINE)
 
 
 class ClaimError(ValueError):
@@ -54,14 +76,53 @@ class ClaimError(ValueError):
         super().__init__(f"{shown}: {field_name}: {problem}")
 
 
+def _digest(*parts: bytes) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "big"))
+        digest.update(part)
+    return digest.hexdigest()[:16]
+
+
+@cache
+def engine_hash(folder: Path = ENGINE) -> str:
+    """Hash of the engine code that runs and judges claims (``ENGINE_FILES`` in ``folder``)."""
+    return _digest(*(name.encode() + b"\0" + (folder / name).read_bytes() for name in ENGINE_FILES))
+
+
+def input_files(snippet: Path, declared: tuple[Path, ...] = ()) -> list[Path]:
+    """The snippet and every file it runs or reads: files it names in a string literal or
+    imports, found next to it (recursively), plus the declared ones."""
+    found: list[Path] = []
+    queue = [snippet, *declared]
+    while queue:
+        path = queue.pop(0)
+        if path in found:
+            continue
+        found.append(path)
+        if path.suffix != ".py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        names = FILE_LITERAL.findall(text)
+        names += [f"{a or b}.py" for a, b in IMPORT_LINE.findall(text)]
+        for name in names:
+            candidate = path.parent / name
+            if candidate.is_file() and candidate not in found:
+                queue.append(candidate)
+    return found
+
+
 @dataclass(frozen=True)
 class Case:
-    """One claim for one framework on one device: what pytest runs and the report records."""
+    """One claim for one framework on one device and framework version: what pytest runs and
+    the report records."""
 
     claim: Claim
     framework: str
     device: str
-    spec: dict  # merged keys: claim level < expect.<fw> < expect.<fw>.<device>
+    spec: dict  # merged keys: claim < expect.<fw> < expect.<fw>.<device> < version override
+    version: str | None = None  # the framework version the expectation was merged for
+    override: dict | None = None  # the version-range override that applies: range, note, ...
 
     @property
     def name(self) -> str:
@@ -79,18 +140,42 @@ class Case:
     def timeout(self) -> float:
         return float(self.spec.get("timeout", 120))
 
+    @property
+    def unrunnable(self) -> str | None:
+        """Regular expression for the error that makes the snippet unrunnable on this version
+        (from a version override), or None."""
+        return (self.override or {}).get("unrunnable")
+
     def expected(self) -> dict:
         keys = KIND_KEYS[self.claim.kind]
         return {k: v for k, v in self.spec.items() if k in keys}
 
+    def files(self) -> list[Path]:
+        declared = tuple(self.claim.path.parent / name for name in self.spec.get("files", ()))
+        return input_files(self.snippet_path, declared)
+
+    def relative_files(self) -> list[str]:
+        base = self.claim.path.parent.parent
+        return [p.relative_to(base).as_posix() for p in self.files()]
+
+    def inputs_hash(self) -> str:
+        """The snippet files, the merged expectation (with any override) and the kind."""
+        base = self.claim.path.parent.parent
+        parts = [
+            p.relative_to(base).as_posix().encode() + b"\0" + p.read_bytes() for p in self.files()
+        ]
+        spec = {"spec": self.spec, "kind": self.claim.kind, "unrunnable": self.unrunnable}
+        parts.append(json.dumps(spec, sort_keys=True).encode())
+        return _digest(*parts)
+
     def source_hash(self) -> str:
-        """Hash of the snippet source, the merged spec and the statement: a record whose hash
-        differs from the current sources is stale."""
-        digest = hashlib.sha256(self.snippet_path.read_bytes())
-        digest.update(json.dumps(self.spec, sort_keys=True).encode())
-        digest.update(json.dumps(self.claim.statement, sort_keys=True).encode())
-        digest.update(self.claim.kind.encode())
-        return digest.hexdigest()[:16]
+        """A record whose hash differs from this one is stale: inputs, engine or version."""
+        return _digest(
+            self.inputs_hash().encode(), engine_hash().encode(), str(self.version).encode()
+        )
+
+    def hashes(self) -> dict:
+        return {"inputs": self.inputs_hash(), "engine": engine_hash(), "version": self.version}
 
 
 @dataclass(frozen=True)
@@ -101,26 +186,44 @@ class Claim:
     statement: dict
     devices: tuple
     raw: dict = field(repr=False, compare=False, hash=False)
+    silent: tuple = ()  # rows of the silent-failures page: fact, section, symptom, fix
 
     @property
     def article(self) -> str:
         return self.path.parent.name
 
-    def cases(self) -> list[Case]:
+    def case(self, framework: str, device: str, version: str | None = None) -> Case:
+        """The case for a framework version (default: the installed one)."""
+        if version is None:
+            version = installed(framework)
+        spec, override = _merge(self.raw, framework, device, version)
+        return Case(self, framework, device, spec, version, override)
+
+    def cases(self, versions: dict[str, str | None] | None = None) -> list[Case]:
+        versions = versions or {}
         return [
-            Case(self, fw, dev, _merge(self.raw, fw, dev))
+            self.case(fw, dev, versions.get(fw) or installed(fw))
             for fw in FRAMEWORKS
             for dev in self.devices
         ]
 
+    def overrides(self, framework: str) -> list[dict]:
+        return list(self.raw["expect"][framework].get("versions", []))
 
-def _merge(raw: dict, framework: str, device: str) -> dict:
+
+def _merge(raw: dict, framework: str, device: str, version: str | None) -> tuple[dict, dict | None]:
     spec = {k: v for k, v in raw.items() if k not in CLAIM_ONLY_KEYS}
     per_fw = dict(raw["expect"][framework])
+    overrides = per_fw.pop("versions", [])
     per_dev = {d: per_fw.pop(d) for d in DEVICES if d in per_fw}
     spec.update(per_fw)
     spec.update(per_dev.get(device, {}))
-    return spec
+    applied = None
+    for override in overrides:
+        if version is not None and in_range(version, override["range"]):
+            spec.update({k: v for k, v in override.items() if k not in OVERRIDE_KEYS})
+            applied = dict(override)
+    return spec, applied
 
 
 def load_claims(path: Path) -> list[Claim]:
@@ -143,6 +246,14 @@ def load_claims(path: Path) -> list[Claim]:
     return claims
 
 
+def _texts(value) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == set(LANGS)
+        and all(isinstance(v, str) and v.strip() for v in value.values())
+    )
+
+
 def _validate(path: Path, index: int, raw: dict) -> Claim:
     where = f"claim[{index}]"
     cid = raw.get("id")
@@ -158,12 +269,7 @@ def _validate(path: Path, index: int, raw: dict) -> Claim:
     for key in raw:
         if key not in allowed:
             raise ClaimError(path, f"{where}.{key}", f"unknown key for kind {kind!r}")
-    statement = raw.get("statement")
-    if (
-        not isinstance(statement, dict)
-        or set(statement) != set(LANGS)
-        or not all(isinstance(v, str) and v.strip() for v in statement.values())
-    ):
+    if not _texts(raw.get("statement")):
         raise ClaimError(path, f"{where}.statement", "needs non-empty 'en' and 'zh' strings")
     devices = tuple(raw.get("devices", DEVICES))
     if not devices or any(d not in DEVICES for d in devices):
@@ -174,22 +280,89 @@ def _validate(path: Path, index: int, raw: dict) -> Claim:
     for fw in expect:
         if fw not in FRAMEWORKS:
             raise ClaimError(path, f"{where}.expect.{fw}", "unknown framework")
+    inner = allowed - CLAIM_ONLY_KEYS
     for fw in FRAMEWORKS:
         if fw not in expect:
             raise ClaimError(path, f"{where}.expect.{fw}", "missing expectation for framework")
         for key, value in expect[fw].items():
+            here = f"{where}.expect.{fw}.{key}"
             if key in DEVICES:
                 if not isinstance(value, dict):
-                    raise ClaimError(path, f"{where}.expect.{fw}.{key}", "must be a table")
+                    raise ClaimError(path, here, "must be a table")
                 for sub in value:
-                    if sub not in allowed - CLAIM_ONLY_KEYS:
-                        raise ClaimError(path, f"{where}.expect.{fw}.{key}.{sub}", "unknown key")
-            elif key not in allowed - CLAIM_ONLY_KEYS:
-                raise ClaimError(path, f"{where}.expect.{fw}.{key}", "unknown key")
-    claim = Claim(cid, kind, path, statement, devices, raw)
-    for case in claim.cases():
-        _validate_case(path, f"{where}.expect.{case.framework}", case)
+                    if sub not in inner:
+                        raise ClaimError(path, f"{here}.{sub}", "unknown key")
+            elif key == "versions":
+                _validate_overrides(path, here, value, inner)
+            elif key not in inner:
+                raise ClaimError(path, here, "unknown key")
+    silent = _validate_silent(path, f"{where}.silent", raw.get("silent", []), kind)
+    claim = Claim(cid, kind, path, raw["statement"], devices, raw, silent)
+    for fw in FRAMEWORKS:
+        for dev in devices:
+            base, _ = _merge(raw, fw, dev, None)
+            _validate_case(path, f"{where}.expect.{fw}", Case(claim, fw, dev, base))
+            for i, override in enumerate(claim.overrides(fw)):
+                changes = {k: v for k, v in override.items() if k not in OVERRIDE_KEYS}
+                case = Case(claim, fw, dev, {**base, **changes}, None, override)
+                _validate_case(path, f"{where}.expect.{fw}.versions[{i}]", case)
+    for row in silent:
+        for fw in FRAMEWORKS:
+            facts = _merge(raw, fw, "cpu", None)[0].get("facts", {})
+            if row["fact"] not in facts or not isinstance(facts[row["fact"]], bool):
+                raise ClaimError(
+                    path,
+                    f"{where}.silent.fact",
+                    f"{row['fact']!r} must be a boolean fact of expect.{fw}.facts",
+                )
     return claim
+
+
+def _validate_overrides(path: Path, where: str, value, inner: set) -> None:
+    if not isinstance(value, list) or not all(isinstance(o, dict) for o in value):
+        raise ClaimError(path, where, "must be an array of tables [[...versions]]")
+    for i, override in enumerate(value):
+        here = f"{where}[{i}]"
+        rng = override.get("range")
+        problem = "missing" if not isinstance(rng, str) else check_range(rng)
+        if problem:
+            raise ClaimError(path, f"{here}.range", f"not a version range ({problem})")
+        if not _texts(override.get("note")):
+            raise ClaimError(path, f"{here}.note", "needs 'en' and 'zh' texts saying what differs")
+        for key in override:
+            if key not in OVERRIDE_KEYS and key not in inner:
+                raise ClaimError(path, f"{here}.{key}", "unknown key")
+        if "unrunnable" in override:
+            try:
+                re.compile(override["unrunnable"])
+            except (re.error, TypeError) as exc:
+                raise ClaimError(
+                    path, f"{here}.unrunnable", f"not a regular expression: {exc}"
+                ) from None
+        if len(override) == 2:  # range and note only
+            raise ClaimError(path, here, "changes nothing: give expectation keys or 'unrunnable'")
+
+
+def _validate_silent(path: Path, where: str, value, kind: str) -> tuple:
+    if not value:
+        return ()
+    if kind != "behaviour":
+        raise ClaimError(path, where, "only behaviour claims can mark silent failures (a fact)")
+    if not isinstance(value, list) or not all(isinstance(row, dict) for row in value):
+        raise ClaimError(path, where, "must be an array of tables [[claim.silent]]")
+    for i, row in enumerate(value):
+        here = f"{where}[{i}]"
+        for key in row:
+            if key not in SILENT_KEYS:
+                raise ClaimError(path, f"{here}.{key}", "unknown key")
+        if not isinstance(row.get("fact"), str):
+            raise ClaimError(path, f"{here}.fact", "missing: the boolean fact that shows it")
+        if not isinstance(row.get("section"), str) or not ANCHOR_RE.match(row["section"]):
+            raise ClaimError(path, f"{here}.section", "missing: the anchor of the section")
+        for key in ("symptom", "fix"):
+            if not _texts(row.get(key)):
+                raise ClaimError(path, f"{here}.{key}", "needs non-empty 'en' and 'zh' strings")
+    return tuple(value)
 
 
 def _validate_case(path: Path, where: str, case: Case) -> None:
@@ -199,11 +372,24 @@ def _validate_case(path: Path, where: str, case: Case) -> None:
         raise ClaimError(path, f"{where}.snippet", "missing")
     if not case.snippet_path.is_file():
         raise ClaimError(path, f"{where}.snippet", f"file not found: {case.snippet_path.name}")
+    files = spec.get("files", [])
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        raise ClaimError(path, f"{where}.files", "must be a list of file names")
+    for name in files:
+        if not (path.parent / name).is_file():
+            raise ClaimError(path, f"{where}.files", f"file not found: {name}")
     for key in REQUIRED[kind]:
         if key not in spec:
             raise ClaimError(path, f"{where}.{key}", f"required for kind {kind!r}")
     if kind == "memory" and ("region" in spec) == ("regions" in spec):
         raise ClaimError(path, f"{where}.region", "give exactly one of 'region' or 'regions'")
+    if kind == "memory" and "regions" in spec:
+        regions = set(spec["regions"])
+        for key in ("bytes", "theoretical"):
+            if not isinstance(spec[key], dict) or set(spec[key]) != regions:
+                raise ClaimError(
+                    path, f"{where}.{key}", f"needs one entry per region {sorted(regions)}"
+                )
     if spec.get("mode", "namespace") not in ("namespace", "script"):
         raise ClaimError(path, f"{where}.mode", "must be 'namespace' or 'script'")
     if kind == "error":
@@ -232,9 +418,13 @@ def discover(root: Path = SNIPPETS) -> list[Claim]:
     return claims
 
 
-def all_cases(root: Path = SNIPPETS) -> dict[tuple[str, str, str], Case]:
+def all_cases(
+    root: Path = SNIPPETS, versions: dict[str, str | None] | None = None
+) -> dict[tuple[str, str, str], Case]:
+    """Every declared case, keyed by (claim id, framework, device), merged for ``versions``
+    (default: the installed framework versions)."""
     return {
         (case.claim.id, case.framework, case.device): case
         for claim in discover(root)
-        for case in claim.cases()
+        for case in claim.cases(versions)
     }

@@ -413,7 +413,7 @@ class Converter:
 
 
 def drop_output_placeholders(markdown: str) -> str:
-    from verified.mkdocs_hooks import PLACEHOLDER
+    from verified.render import PLACEHOLDER
 
     kept = []
     for line in markdown.split("\n"):
@@ -461,7 +461,7 @@ def notebook_path(lang: str, article: str, framework: str, docs: Path = DOCS) ->
 def _renderer(markdown: str, lang: str, where: str) -> str:
     from verified.mkdocs_hooks import render
 
-    return render(markdown, lang, where)
+    return render(markdown, lang, where, provenance=False)
 
 
 def generate(

@@ -1,15 +1,35 @@
-"""The verification report, ``build/claims.json``: writing, reading and formatting."""
+"""Verification reports: writing, merging, reading, freshness and lookup.
+
+A report is a JSON file of case records. ``build/claims.json`` is written by every test run on
+this machine (the *live* report); ``results/*.json`` are committed *environment reports*
+written by ``nox -s matrix`` (other framework releases) or on other machines (a GPU). They
+share one schema:
+
+- every record says where it ran: its own ``env`` (framework versions, device, GPU and CUDA,
+  Python, processor, date). Merging keeps a record with its own environment; nothing is ever
+  restamped with a later run's environment;
+- every record carries the hashes of what decided it (:meth:`Case.hashes`): the snippet and
+  the files it runs or reads, the merged expectation, the engine code, the framework version.
+  A record whose hashes differ from the current sources is **stale**, and a stale record is
+  never looked up as passed.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
 import platform
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
-from verified.claims import ROOT, all_cases
+from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, Case, Claim, discover
+from verified.versions import installed
 
+SCHEMA = 2
 REPORT = ROOT / "build" / "claims.json"
+RESULTS = ROOT / "results"
+STATUSES = ("passed", "failed", "skipped", "not-runnable")
 
 
 class ReportError(RuntimeError):
@@ -26,155 +46,331 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def environment(infos: dict[str, dict]) -> dict:
-    gpus = {fw: info.get("gpu") for fw, info in infos.items() if info.get("gpu")}
+def now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def environment(info: dict, device: str) -> dict:
+    """Where one case ran: from its worker's description (``info``) and this process."""
+    gpu = info.get("gpu") if device == "gpu" else None
     return {
-        "python": platform.python_version(),
+        "framework": info.get("framework"),
+        "version": installed(info["framework"]) if info.get("framework") else None,
+        "module_version": info.get("version"),
+        "versions": {fw: installed(fw) for fw in FRAMEWORKS},
+        "device": device,
+        "gpu": gpu,
+        "cuda": info.get("cuda") if device == "gpu" else None,
+        "python": info.get("python") or platform.python_version(),
         "platform": platform.platform(),
-        "torch": infos.get("torch", {}).get("version"),
-        "paddle": infos.get("paddle", {}).get("version"),
         "cpu": cpu_model(),
-        "gpu": next(iter(gpus.values()), None),
-        "cuda_available": {fw: info.get("cuda_available") for fw, info in infos.items()},
+        "date": now(),
     }
 
 
-def write(
-    records: list[dict], infos: dict[str, dict], path: Path = REPORT, snippets: Path | None = None
+def record(
+    case: Case,
+    *,
+    status: str,
+    env: dict,
+    observed: dict | None = None,
+    reason: str | None = None,
 ) -> dict:
-    """Write the report. Records of claims not run this time are kept from the previous
-    report if their sources are unchanged (so a run of one article does not erase the other);
-    records of claims that no longer exist are dropped."""
-    cases = all_cases(snippets) if snippets else all_cases()
+    """The report entry of one case."""
+    if status not in STATUSES:
+        raise ValueError(f"unknown status {status!r}")
+    base = case.claim.path.parent.parent
+    rec = {
+        "id": case.claim.id,
+        "kind": case.claim.kind,
+        "framework": case.framework,
+        "device": case.device,
+        "status": status,
+        "reason": reason,
+        "expected": case.expected(),
+        "override": _shown_override(case.override),
+        "observed": observed,
+        "snippet": case.snippet_path.relative_to(base).as_posix(),
+        "files": case.relative_files(),
+        "claims_file": case.claim.path.relative_to(base.parent).as_posix(),
+        "hashes": case.hashes(),
+        "source_hash": case.source_hash(),
+        "env": env,
+    }
+    if observed and "duration_s" in observed:
+        rec["duration_s"] = observed["duration_s"]
+    return rec
+
+
+def _shown_override(override: dict | None) -> dict | None:
+    if not override:
+        return None
+    return {"range": override["range"], "note": override["note"]}
+
+
+def key_of(rec: dict) -> tuple[str, str, str]:
+    return rec["id"], rec["framework"], rec["device"]
+
+
+def _claims_by_id(snippets: Path) -> dict[str, Claim]:
+    return {claim.id: claim for claim in discover(snippets)}
+
+
+def case_for(claims: dict[str, Claim], rec: dict, version: str | None) -> Case | None:
+    """The current case a record answers, merged for ``version``; None if it is gone."""
+    claim = claims.get(rec["id"])
+    if claim is None or rec["device"] not in claim.devices:
+        return None
+    return claim.case(rec["framework"], rec["device"], version)
+
+
+def staleness(rec: dict, case: Case | None, version: str | None) -> str | None:
+    """None if ``rec`` answers ``case`` (which was merged for ``version``), else why not."""
+    if case is None:
+        return "the claim or this framework/device no longer exists"
+    hashes = rec.get("hashes") or {}
+    current = case.hashes()
+    ran_on = (rec.get("env") or {}).get("version")
+    if ran_on != version:
+        return f"ran on {rec['framework']} {ran_on}, expected {version}"
+    if hashes.get("engine") != current["engine"]:
+        return "the engine code changed since it ran"
+    if hashes.get("inputs") != current["inputs"]:
+        return "the snippet, a file it reads or the expectation changed since it ran"
+    if rec.get("source_hash") != case.source_hash():
+        return "its hash does not match the current sources"
+    return None
+
+
+def write(
+    records: list[dict],
+    path: Path = REPORT,
+    *,
+    name: str = "this build",
+    snippets: Path = SNIPPETS,
+    versions: dict[str, str | None] | None = None,
+) -> dict:
+    """Write a report: the new records, plus the records of the previous report at ``path``
+    that are still fresh for ``versions`` (default: the installed ones), each with its own
+    environment. Records of claims that no longer exist are dropped; so are records of this
+    run whose claim was edited away while it ran."""
+    claims = _claims_by_id(snippets)
+
+    def version_of(framework: str) -> str | None:
+        return (versions or {}).get(framework) or installed(framework)
+
     merged: dict[tuple, dict] = {}
     if path.exists():
         try:
             old = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError:
-            old = {"claims": []}
-        for rec in old.get("claims", []):
-            key = (rec["id"], rec["framework"], rec["device"])
-            case = cases.get(key)
-            if case is not None and rec.get("source_hash") == case.source_hash():
-                merged[key] = rec
+            old = {}
+        if old.get("schema") == SCHEMA:
+            for rec in old.get("claims", []):
+                version = version_of(rec["framework"])
+                if staleness(rec, case_for(claims, rec, version), version) is None:
+                    merged[key_of(rec)] = rec
     for rec in records:
-        key = (rec["id"], rec["framework"], rec["device"])
-        if key in cases:  # a claim edited away while the tests ran is not reported
-            merged[key] = rec
-    order = list(cases)
+        if case_for(claims, rec, rec["env"].get("version")) is not None:
+            merged[key_of(rec)] = rec
+    order = [
+        (claim.id, fw, dev)
+        for claim in claims.values()
+        for fw in FRAMEWORKS
+        for dev in claim.devices
+    ]
+    rank = {key: i for i, key in enumerate(order)}
     report = {
-        "generated": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "environment": environment(infos),
-        "claims": sorted(
-            merged.values(), key=lambda r: order.index((r["id"], r["framework"], r["device"]))
-        ),
+        "schema": SCHEMA,
+        "name": name,
+        "generated": now(),
+        "claims": sorted(merged.values(), key=lambda r: rank[key_of(r)]),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return report
 
 
-class Report:
-    """The report as pages and figures read it; every lookup failure names the claim."""
+@dataclass
+class Entry:
+    """A record as pages see it: the record, the report it came from, and its state."""
 
-    def __init__(self, path: Path = REPORT) -> None:
+    rec: dict
+    report: Report
+    stale: str | None  # why it is stale, or None
+
+    @property
+    def status(self) -> str:
+        return "stale" if self.stale else self.rec["status"]
+
+    @property
+    def env(self) -> dict:
+        return self.rec.get("env") or {}
+
+
+class Report:
+    """One report file. ``live`` reports are checked against the installed framework versions;
+    environment reports against the version each record ran on."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        live: bool,
+        snippets: Path = SNIPPETS,
+        versions: dict[str, str | None] | None = None,
+    ) -> None:
         if not path.exists():
             raise ReportError(
-                f"{path.relative_to(ROOT)} not found: run the claims first "
-                "(`nox -s tests`, or `pytest snippets`)"
+                f"{_shown(path)} not found: run the claims first (`nox -s tests`, or "
+                "`pytest snippets`)"
             )
-        self.path = path
-        self.data = json.loads(path.read_text(encoding="utf-8"))
-        self.environment = self.data["environment"]
-        self.records = {(r["id"], r["framework"], r["device"]): r for r in self.data["claims"]}
-        self.cases = all_cases()
+        try:
+            self.data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ReportError(f"{_shown(path)} is not valid JSON: {exc}") from None
+        if self.data.get("schema") != SCHEMA:
+            raise ReportError(
+                f"{_shown(path)} has schema {self.data.get('schema')!r}, expected {SCHEMA}: "
+                "run the claims again"
+            )
+        self.path, self.live, self.snippets = path, live, snippets
+        self.versions = versions or {}  # instead of the installed versions (live reports)
+        self.name = self.data.get("name") or path.stem
+        self.records = {key_of(r): r for r in self.data["claims"]}
+
+    @cached_property
+    def claims(self) -> dict[str, Claim]:
+        return _claims_by_id(self.snippets)
+
+    def expected_version(self, rec: dict) -> str | None:
+        if self.live:
+            return self.versions.get(rec["framework"]) or installed(rec["framework"])
+        return (rec.get("env") or {}).get("version")
+
+    def entry(self, rec: dict) -> Entry:
+        version = self.expected_version(rec)
+        why = staleness(rec, case_for(self.claims, rec, version), version)
+        return Entry(rec, self, why)
+
+    def entries(self) -> list[Entry]:
+        return [self.entry(rec) for rec in self.records.values()]
+
+    def stale(self) -> list[tuple[str, str]]:
+        """(case name, why) for every stale record."""
+        return [
+            (f"{e.rec['id']}[{e.rec['framework']}-{e.rec['device']}]", e.stale)
+            for e in self.entries()
+            if e.stale
+        ]
+
+
+def _shown(path: Path) -> str:
+    try:
+        return path.relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def case_name(claim_id: str, framework: str, device: str) -> str:
+    return f"{claim_id}[{framework}-{device}]"
+
+
+class Reports:
+    """The live report and every environment report, as the site reads them."""
+
+    def __init__(
+        self,
+        live: Path = REPORT,
+        results: Path = RESULTS,
+        snippets: Path = SNIPPETS,
+        versions: dict[str, str | None] | None = None,
+    ) -> None:
+        self.live = Report(live, live=True, snippets=snippets, versions=versions)
+        self.others = [
+            Report(p, live=False, snippets=snippets) for p in sorted(results.glob("*.json"))
+        ]
+        self.snippets = snippets
+
+    @property
+    def all(self) -> list[Report]:
+        return [self.live, *self.others]
+
+    @cached_property
+    def claims(self) -> list[Claim]:
+        return discover(self.snippets)
 
     def get(self, claim_id: str, framework: str, device: str = "cpu", *, where: str = "") -> dict:
-        """The record of a passed claim, checked against the current sources."""
-        key = (claim_id, framework, device)
+        """The record a page shows: passed and fresh. CPU values come from the live report;
+        GPU values from the live report or else from an environment report. Anything else
+        raises, naming the claim."""
+        return self.entry(claim_id, framework, device, where=where).rec
+
+    def entry(
+        self, claim_id: str, framework: str, device: str = "cpu", *, where: str = ""
+    ) -> Entry:
         prefix = f"{where}: " if where else ""
-        rec = self.records.get(key)
-        if rec is None:
+        name = case_name(claim_id, framework, device)
+        sources = [self.live] if device == "cpu" else self.all
+        found = [
+            r.entry(r.records[(claim_id, framework, device)])
+            for r in sources
+            if (claim_id, framework, device) in r.records
+        ]
+        passed = [e for e in found if e.status == "passed"]
+        if passed:
+            return max(passed, key=lambda e: e.env.get("date") or "")
+        if not found:
             raise ReportError(
-                f"{prefix}claim {claim_id} [{framework}-{device}] is not in "
-                f"{self.path.relative_to(ROOT)} (unknown id, or the claims were not run)"
+                f"{prefix}claim {name} is not in {_shown(self.live.path)}"
+                + (" or results/" if device == "gpu" else "")
+                + " (unknown id, or the claims were not run)"
             )
-        if rec["status"] != "passed":
+        entry = found[0]
+        if entry.stale:
             raise ReportError(
-                f"{prefix}claim {claim_id} [{framework}-{device}] {rec['status']}: "
-                f"{rec.get('reason')}"
+                f"{prefix}claim {name} is stale in {_shown(entry.report.path)}: {entry.stale}; "
+                "run the claims again"
             )
-        case = self.cases.get(key)
-        if case is None or case.source_hash() != rec.get("source_hash"):
-            raise ReportError(
-                f"{prefix}claim {claim_id} [{framework}-{device}]: the snippet or claim changed "
-                "since the report was written; run the claims again"
-            )
-        return rec
+        raise ReportError(
+            f"{prefix}claim {name} {entry.status} in {_shown(entry.report.path)}: "
+            f"{entry.rec.get('reason')}"
+        )
 
-    def latest_run(self, framework: str) -> str:
-        return self.environment.get(framework) or "?"
-
-
-# -- formatting -------------------------------------------------------------------------------
-
-WORDS = {
-    "en": {
-        "bytes": "bytes",
-        "verified": "Verified by running the code: {versions} on {device}, {date}.",
-        "cpu": "CPU",
-    },
-    "zh": {
-        "bytes": "字节",
-        "verified": "本页内容均由实际运行验证：{versions}，{device}，{date}。",
-        "cpu": "CPU",
-    },
-}
+    def entries_for(self, claim_id: str, framework: str, device: str) -> list[Entry]:
+        """Every report's record of one case, live report first."""
+        key = (claim_id, framework, device)
+        return [r.entry(r.records[key]) for r in self.all if key in r.records]
 
 
-def fmt_bytes(n: int, lang: str) -> str:
-    mib = n / 2**20
-    unit = WORDS[lang]["bytes"]
-    if lang == "zh":
-        return f"{n:,} {unit}（{mib:.2f} MiB）"
-    return f"{n:,} {unit} ({mib:.2f} MiB)"
+# -- freshness of the live report ---------------------------------------------------------------
 
 
-def fmt_value(value) -> str:
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, list):
-        return "[" + ", ".join(fmt_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {fmt_value(v)}" for k, v in value.items()) + "}"
-    return str(value)
-
-
-def fmt_seconds(s: float) -> str:
-    if s >= 1:
-        return f"{s:.2f} s"
-    if s >= 1e-3:
-        return f"{s * 1e3:.2f} ms"
-    return f"{s * 1e6:.1f} µs"
-
-
-def freshness(path: Path = REPORT) -> str:
-    """'fresh' if the report holds a passed or skipped record, from the current sources, for
-    every declared case; otherwise why not."""
+def freshness(
+    path: Path = REPORT,
+    snippets: Path = SNIPPETS,
+    versions: dict[str, str | None] | None = None,
+) -> str:
+    """'fresh' if the report holds a passed, skipped or not-runnable record, from the current
+    sources and installed versions, for every declared case; otherwise why not."""
     if not path.exists():
-        return f"missing: {path.relative_to(ROOT)}"
+        return f"missing: {_shown(path)}"
     try:
-        rep = Report(path)
-    except (ValueError, KeyError) as exc:
+        rep = Report(path, live=True, snippets=snippets, versions=versions)
+    except ReportError as exc:
         return f"unreadable: {exc}"
-    for key, case in rep.cases.items():
-        rec = rep.records.get(key)
-        if rec is None:
-            return f"stale: no result for {case.name}"
-        if rec["status"] not in ("passed", "skipped"):
-            return f"stale: {case.name} {rec['status']}"
-        if rec.get("source_hash") != case.source_hash():
-            return f"stale: {case.name} changed since it ran"
+    for claim in rep.claims.values():
+        for fw in FRAMEWORKS:
+            for dev in claim.devices:
+                name = case_name(claim.id, fw, dev)
+                rec = rep.records.get((claim.id, fw, dev))
+                if rec is None:
+                    return f"stale: no result for {name}"
+                if rec["status"] == "failed":
+                    return f"stale: {name} failed"
+                why = rep.entry(rec).stale
+                if why:
+                    return f"stale: {name}: {why}"
     return "fresh"
 
 

@@ -25,15 +25,18 @@ class WorkerDied(RuntimeError):
 class Worker:
     """One ``python -m verified.worker <framework> <device>`` process."""
 
-    def __init__(self, framework: str, device: str, start_timeout: float = 180) -> None:
+    def __init__(
+        self, framework: str, device: str, start_timeout: float = 180, cwd: Path = ROOT
+    ) -> None:
         self.framework, self.device = framework, device
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in close())
             "w+", prefix=f"worker-{framework}-{device}-", suffix=".log", delete=False
         )
-        env = dict(os.environ, PYTHONUNBUFFERED="1", AUTOGRAD_DEVICE=device)
+        path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=path)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "verified.worker", framework, device],
-            cwd=ROOT,
+            cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log,
@@ -108,7 +111,7 @@ class Runner:
         if case.device == "gpu":
             info = self.info(case.framework)
             if not info["cuda_available"]:
-                return f"GPU case not run here: {info['why_no_gpu']}"
+                return info["why_no_gpu"]
         return None
 
     def _worker(self, framework: str, device: str) -> Worker:
@@ -118,14 +121,21 @@ class Runner:
             worker = self.workers[key] = Worker(framework, device)
         return worker
 
-    def close(self) -> None:
+    def close_workers(self) -> None:
         for worker in self.workers.values():
             worker.close()
         self.workers.clear()
 
+    close = close_workers
+
     # -- running ---------------------------------------------------------------------------
     def observe(self, case: Case) -> dict:
-        """Run the case and return what it observed (never raises for snippet failures)."""
+        """Run the case and return what it observed (never raises for snippet failures).
+
+        Cheap kinds share one long-lived worker per framework and device; memory and timing
+        claims get a fresh worker; ``mode = "script"`` gets a fresh worker started in the
+        snippet's folder. Every mode runs in a worker that set the case's device.
+        """
         payload = {
             "id": case.claim.id,
             "kind": case.claim.kind,
@@ -134,10 +144,9 @@ class Runner:
         }
         started = time.perf_counter()
         try:
-            if case.spec.get("mode") == "script":
-                observed = self._run_script(case)
-            elif case.isolated:
-                worker = Worker(case.framework, case.device)
+            if case.isolated:
+                cwd = case.snippet_path.parent if case.spec.get("mode") == "script" else ROOT
+                worker = Worker(case.framework, case.device, cwd=cwd)
                 try:
                     observed = worker.request(payload, case.timeout)
                 finally:
@@ -154,45 +163,6 @@ class Runner:
         except WorkerDied as exc:
             observed = {"harness_error": str(exc)}
         observed["duration_s"] = round(time.perf_counter() - started, 3)
-        return observed
-
-    def _run_script(self, case: Case) -> dict:
-        """Run the snippet as ``python <snippet>`` (needed when it starts processes itself)."""
-        env = dict(os.environ, PYTHONUNBUFFERED="1", AUTOGRAD_DEVICE=case.device)
-        proc = subprocess.Popen(
-            [sys.executable, case.snippet_path.name],
-            cwd=case.snippet_path.parent,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            start_new_session=True,
-        )
-        try:
-            stdout, stderr = proc.communicate(timeout=case.timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            raise TimeoutError(f"{case.snippet_path.name} did not finish") from None
-        finally:
-            with contextlib.suppress(ProcessLookupError):  # leave nothing running
-                os.killpg(proc.pid, signal.SIGKILL)
-        observed: dict = {"output": stdout}
-        if proc.returncode != 0:
-            last = [ln for ln in stderr.splitlines() if re.match(r"^[\w.]+(Error|Exception)", ln)]
-            name, _, message = (last[-1] if last else "ProcessError: ").partition(": ")
-            observed["exception"] = {
-                "type": name.rsplit(".", 1)[-1],
-                "message": message,
-                "traceback": "\n".join(stderr.splitlines()[-15:]),
-            }
-            return observed
-        if "observe" in case.spec:
-            scope = {"output": stdout, "re": re, "json": json}
-            try:
-                observed["value"] = eval(case.spec["observe"], scope)  # noqa: S307
-            except Exception as exc:
-                observed["harness_error"] = f"observe failed: {exc!r}"
         return observed
 
 
@@ -238,12 +208,41 @@ def close_enough(expected, observed, tol: float, path: str = "value") -> str | N
     return f"{path}: cannot compare expected {expected!r}"
 
 
+def device_problem(case: Case, observed: dict) -> str | None:
+    """A GPU case must have run with its tensors on a GPU; a CPU case with none there."""
+    devices = observed.get("tensor_devices")
+    if not isinstance(devices, dict):
+        return "no record of where the snippet's tensors were"
+    on_gpu = devices.get("gpu", 0)
+    if case.device == "gpu" and not on_gpu:
+        return f"declared for the GPU, but no tensor of the snippet was on a GPU ({devices})"
+    if case.device == "cpu" and on_gpu:
+        return f"declared for the CPU, but {on_gpu} tensor(s) of the snippet were on a GPU"
+    return None
+
+
+def exception_line(exc: dict) -> str:
+    return f"{exc['type']}: {exc['message']}"
+
+
 def judge(case: Case, observed: dict) -> tuple[str, str | None]:
-    """Return (status, reason) for what a case observed against its expectation."""
+    """Return (status, reason) for what a case observed against its expectation: status is
+    "passed", "failed" or "not-runnable" (a version override declared the snippet unrunnable
+    on this version and it failed as declared, or the version offers no measurement)."""
     spec, kind = case.spec, case.claim.kind
     if "harness_error" in observed:
         return "failed", observed["harness_error"]
     exc = observed.get("exception")
+    if case.unrunnable is not None:
+        if exc is not None and re.search(case.unrunnable, exception_line(exc), re.DOTALL):
+            return "not-runnable", exception_line(exc)[:300]
+        got = exception_line(exc)[:300] if exc else "it ran without an error"
+        return "failed", f"expected to be unrunnable ({case.unrunnable!r}), but {got}"
+    if "unmeasurable" in observed:
+        return "not-runnable", observed["unmeasurable"]
+    problem = device_problem(case, observed)
+    if problem:
+        return "failed", problem
     if kind == "error":
         if exc is None:
             return "failed", f"expected {spec['type']} but the snippet ran without raising"
@@ -257,33 +256,56 @@ def judge(case: Case, observed: dict) -> tuple[str, str | None]:
     if kind == "value":
         problem = close_enough(spec["value"], observed.get("value"), float(spec.get("tol", 1e-6)))
     elif kind == "behaviour":
-        value = observed.get("value")
-        if not isinstance(value, dict):
-            problem = f"observe must return a dict, got {value!r}"
-        else:
-            missing = [k for k in spec["facts"] if k not in value]
-            problem = f"facts not observed: {missing}" if missing else None
-            for key, want in spec["facts"].items():
-                if problem is None:
-                    problem = close_enough(want, value[key], 0.0, key)
+        problem = facts_problem(spec["facts"], observed.get("value"))
     elif kind == "memory":
-        problem = _bytes_problem(spec["bytes"], observed["bytes"], int(spec.get("tol_bytes", 0)))
+        problem = _bytes_problem(
+            spec["bytes"], observed.get("bytes"), int(spec.get("tol_bytes", 0))
+        )
+        if problem is None:
+            problem = _bytes_problem(
+                observed.get("theoretical_bytes"),
+                observed.get("bytes"),
+                int(spec.get("tol_theoretical", 0)),
+                what="theoretical",
+            )
     else:  # timing
-        ratio = observed["ratio"]
+        ratio = observed.get("ratio")
         low, high = spec.get("ratio_min", 0.0), spec.get("ratio_max", math.inf)
-        problem = None if low <= ratio <= high else f"ratio {ratio:.3f} outside [{low}, {high}]"
+        if not isinstance(ratio, (int, float)):
+            problem = f"no ratio observed: {ratio!r}"
+        else:
+            problem = None if low <= ratio <= high else f"ratio {ratio:.3f} outside [{low}, {high}]"
     return ("failed", problem) if problem else ("passed", None)
 
 
-def _bytes_problem(expected, observed, tol: int) -> str | None:
+def facts_problem(facts: dict, value) -> str | None:
+    if not isinstance(value, dict):
+        return f"observe must return a dict, got {value!r}"
+    missing = [k for k in facts if k not in value]
+    if missing:
+        return f"facts not observed: {missing}"
+    for key, want in facts.items():
+        problem = close_enough(want, value[key], 0.0, key)
+        if problem:
+            return problem
+    return None
+
+
+def _bytes_problem(expected, observed, tol: int, what: str = "bytes") -> str | None:
+    """None if ``observed`` bytes are within ``tol`` of ``expected`` (per region)."""
     if isinstance(expected, dict):
         if not isinstance(observed, dict) or set(expected) != set(observed):
-            return f"bytes: expected regions {sorted(expected)}, observed {observed!r}"
+            return f"{what}: expected regions {sorted(expected)}, observed {observed!r}"
         for name in expected:
-            problem = _bytes_problem(expected[name], observed[name], tol)
+            problem = _bytes_problem(expected[name], observed[name], tol, what)
             if problem:
                 return f"{name}: {problem}"
         return None
+    if not isinstance(expected, int) or isinstance(expected, bool):
+        return f"{what}: no figure to compare ({expected!r})"
+    if not isinstance(observed, int) or isinstance(observed, bool):
+        return f"{what}: observed {observed!r}, not a byte count"
     if abs(observed - expected) <= tol:
         return None
-    return f"bytes: expected {expected:,} ± {tol:,}, observed {observed:,}"
+    label = "measured vs theoretical" if what == "theoretical" else what
+    return f"{label}: expected {expected:,} ± {tol:,}, observed {observed:,}"

@@ -3,7 +3,14 @@
 Started by :mod:`verified.runner` as ``python -m verified.worker <framework> <device>``. It reads
 one JSON request per line on stdin and answers one JSON line on the protocol pipe (the
 original stdout; fd 1 is pointed at stderr so that nothing a framework prints from C++ can
-corrupt the protocol). Snippets' ``print`` output is captured per request.
+corrupt the protocol). Snippets' ``print`` output is captured per request. Each snippet runs
+as ``__main__`` in a fresh namespace, with ``sys.argv[0]`` set to its path and its folder on
+``sys.path``; the runner starts the process in the snippet's folder for ``mode = "script"``.
+
+The worker sets the framework's default device before any snippet runs and, after each
+snippet, records on which devices its tensors (and the parameters of its modules) really
+are: the runner fails a GPU case whose tensors were not on a GPU, and a CPU case whose
+tensors were, whatever the mode.
 """
 
 from __future__ import annotations
@@ -55,6 +62,8 @@ def setup(framework: str, device: str) -> dict:
             if info["cuda_available"]
             else f"torch {torch.__version__}: torch.cuda.is_available() is False on this machine"
         )
+        info["why_no_gpu_code"] = None if info["cuda_available"] else "no_cuda"
+        info["cuda"] = torch.version.cuda  # None for a CPU build
         if info["cuda_available"]:
             info["gpu"] = torch.cuda.get_device_name(0)
         if device == "gpu":
@@ -66,6 +75,8 @@ def setup(framework: str, device: str) -> dict:
             import paddle
 
         info["version"] = paddle.__version__
+        cuda = paddle.version.cuda() if hasattr(paddle.version, "cuda") else None
+        info["cuda"] = cuda if cuda and cuda != "False" else None
         compiled = paddle.device.is_compiled_with_cuda()
         count = paddle.device.cuda.device_count() if compiled else 0
         info["cuda_available"] = bool(compiled and count)
@@ -74,17 +85,97 @@ def setup(framework: str, device: str) -> dict:
                 f"paddle {paddle.__version__} is a CPU build "
                 "(paddle.device.is_compiled_with_cuda() is False)"
             )
+            info["why_no_gpu_code"] = "cpu_build"
         elif not count:
             info["why_no_gpu"] = f"paddle {paddle.__version__}: no CUDA device visible"
+            info["why_no_gpu_code"] = "no_device"
         else:
-            info["why_no_gpu"] = None
+            info["why_no_gpu"] = info["why_no_gpu_code"] = None
             info["gpu"] = paddle.device.cuda.get_device_name(0)
         paddle.set_device("gpu" if device == "gpu" else "cpu")
         paddle.seed(0)
     return info
 
 
+# --- where the tensors are ----------------------------------------------------------------
+
+
+def device_of(obj, framework: str) -> str | None:
+    """ "cpu" or "gpu" for a tensor of ``framework``, else None."""
+    if framework == "torch":
+        import torch
+
+        if isinstance(obj, torch.Tensor):
+            return "gpu" if obj.device.type == "cuda" else obj.device.type
+        return None
+    import paddle
+
+    if isinstance(obj, paddle.Tensor):
+        place = obj.place
+        if place.is_gpu_place():
+            return "gpu"
+        if place.is_cpu_place() or place.is_cuda_pinned_place():
+            return "cpu"
+        return str(place)
+    return None
+
+
+def tensor_devices(namespace: dict, framework: str) -> dict[str, int]:
+    """How many of the snippet's tensors are on each device: top-level names, the items of
+    lists, tuples and dicts (two levels), and the parameters and buffers of modules."""
+    if framework == "torch":
+        import torch
+
+        module_type = torch.nn.Module
+    else:
+        import paddle
+
+        module_type = paddle.nn.Layer
+    found: dict[str, int] = {}
+    seen: set[int] = set()
+
+    def visit(obj, depth: int) -> None:
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        device = device_of(obj, framework)
+        if device is not None:
+            found[device] = found.get(device, 0) + 1
+        elif isinstance(obj, module_type):
+            for tensor in [*obj.parameters(), *obj.buffers()]:
+                visit(tensor, depth)
+        elif depth < 2 and isinstance(obj, (list, tuple, set, frozenset)):
+            for item in obj:
+                visit(item, depth + 1)
+        elif depth < 2 and isinstance(obj, dict):
+            for item in obj.values():
+                visit(item, depth + 1)
+
+    for name, value in namespace.items():
+        if not name.startswith("__"):
+            visit(value, 0)
+    return found
+
+
 # --- measurements -------------------------------------------------------------------------
+
+
+class Unmeasurable(RuntimeError):
+    """The framework version offers no allocator statistics for this device."""
+
+
+def paddle_core():
+    """Paddle's C++ core module: ``paddle.base.core`` (2.6 and later) or ``paddle.fluid.core``."""
+    import paddle
+
+    base = getattr(paddle, "base", None) or getattr(paddle, "fluid", None)
+    core = getattr(base, "core", None)
+    if core is None or not hasattr(core, "host_memory_stat_peak_value"):
+        raise Unmeasurable(
+            f"paddle {paddle.__version__} has no host memory statistics "
+            "(core.host_memory_stat_peak_value)"
+        )
+    return core
 
 
 def peak_bytes(framework: str, device: str, region):
@@ -107,8 +198,7 @@ def peak_bytes(framework: str, device: str, region):
             paddle.device.synchronize()
             peak = paddle.device.cuda.max_memory_allocated()
         else:
-            from paddle.base import core
-
+            core = paddle_core()
             core.host_memory_stat_reset_peak_value("Allocated", 0)
             start = core.host_memory_stat_current_value("Allocated", 0)
             result = region()
@@ -197,6 +287,7 @@ def run(request: dict) -> dict:
     observed: dict = {}
     started = time.perf_counter()
     sys.path.insert(0, str(path.parent))  # as when the reader runs `python <snippet>`
+    sys.argv = [str(path)]
     try:
         code = compile(path.read_text(encoding="utf-8"), str(path), "exec")
         with contextlib.redirect_stdout(out):
@@ -212,6 +303,11 @@ def run(request: dict) -> dict:
         sys.path.remove(str(path.parent))
     observed["output"] = out.getvalue()
     observed["snippet_s"] = time.perf_counter() - started
+    try:
+        observed["tensor_devices"] = tensor_devices(namespace, FRAMEWORK)
+    except Exception:
+        observed["harness_error"] = "device check failed:\n" + traceback.format_exc(limit=-3)
+        return observed
     if "exception" in observed:
         return observed
 
@@ -247,6 +343,8 @@ def run(request: dict) -> dict:
                         int(spec.get("repeat", 30)),
                     )
                 )
+    except Unmeasurable as exc:
+        observed["unmeasurable"] = str(exc)
     except Exception:
         observed["harness_error"] = traceback.format_exc(limit=-4)
     return observed

@@ -1,0 +1,183 @@
+"""Every value on the built pages is the report's value for that claim, framework and device.
+
+Each rendered value is a link (``a.claim-value``) carrying its claim, framework, device and
+field; each output block is followed by a ``a.claim-source`` line. These tests read the built
+HTML and compare what a reader sees with the verification reports, using their own formatting
+rules (not the renderer's), and check that each value's provenance leads to the right row of
+the verification page, which names the snippet and the claims file. Run after the build.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import cache
+
+import pytest
+from sitemodel import SITE, Node, content, pages, parse, site_exists
+
+from verified.report import Reports
+from verified.versions import release
+
+pytestmark = pytest.mark.site
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _site():
+    if not site_exists():
+        pytest.fail(f"no built site at {SITE}: run `nox -s tests` (or build it) first")
+
+
+@cache
+def reports() -> Reports:
+    return Reports()
+
+
+def shown(value) -> str:
+    """How a reader expects a value to be written: Python's repr of plain values, floats
+    with six significant digits."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(shown(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {shown(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def seconds(text: str) -> float:
+    number, unit = re.fullmatch(r"([\d.]+) (s|ms|µs)", text).groups()
+    return float(number) * {"s": 1, "ms": 1e-3, "µs": 1e-6}[unit]
+
+
+def expected_text(rec: dict, field: str) -> str | None:
+    """The text a value must start with (None: checked another way)."""
+    observed = rec["observed"]
+    name, _, key = field.partition(".")
+    if name == "type":
+        return observed["exception"]["type"]
+    if name == "message":
+        return observed["exception"]["message"].strip().splitlines()[0]
+    if name == "value":
+        value = observed["value"]
+        return shown(value[key] if key else value)
+    if name in ("bytes", "theoretical"):
+        value = observed["bytes" if name == "bytes" else "theoretical_bytes"]
+        return f"{(value[key] if key else value):,} "
+    if name == "ratio":
+        return f"{observed['ratio']:.2f}"
+    return None
+
+
+def value_links(page):
+    doc = parse(page.file)
+    return [a for a in content(doc).iter("a") if a.has_class("claim-value")]
+
+
+def source_links(page):
+    return [a for a in content(parse(page.file)).iter("a") if a.has_class("claim-source")]
+
+
+def record_of(node: Node) -> dict:
+    attrs = node.attrs
+    return reports().get(attrs["data-claim"], attrs["data-framework"], attrs["data-device"])
+
+
+CONTENT_PAGES = [
+    p for p in pages() if p.kind == "article" or p.key in ("errors/", "silent-failures/")
+]
+
+
+def test_pages_show_values_from_the_report():
+    assert CONTENT_PAGES, "no article pages in the built site"
+    total = sum(len(value_links(p)) for p in CONTENT_PAGES)
+    assert total > 50, f"only {total} rendered values on the article pages"
+
+
+@pytest.mark.parametrize("page", CONTENT_PAGES, ids=[p.name for p in CONTENT_PAGES])
+def test_every_value_equals_the_report(page):
+    problems = []
+    for link in value_links(page):
+        attrs = link.attrs
+        where = f"line {link.line}: {attrs.get('data-claim')} [{attrs.get('data-framework')}-{attrs.get('data-device')}] {attrs.get('data-field')}"
+        rec = record_of(link)
+        text = " ".join(link.text().split())
+        field = attrs["data-field"]
+        want = expected_text(rec, field)
+        if want is not None:
+            if not text.startswith(" ".join(want.split())):
+                problems.append(f"{where}: shows {text!r}, the report says {want!r}")
+        else:  # medians
+            got = seconds(text)
+            actual = rec["observed"][f"{field}_s"]
+            if abs(got - actual) > 0.006 * actual:
+                problems.append(f"{where}: shows {text!r}, the report says {actual} s")
+        title = attrs.get("title", "")
+        version = release(rec["env"]["version"])
+        for part in (rec["id"], rec["env"]["date"][:10], version):
+            if part not in title:
+                problems.append(f"{where}: tooltip {title!r} does not name {part!r}")
+        anchor = "c-" + rec["id"].replace(".", "-") + "-" + rec["framework"]
+        if not attrs.get("href", "").endswith(f"verification/#{anchor}"):
+            problems.append(f"{where}: links to {attrs.get('href')!r}, not to #{anchor}")
+    assert not problems, f"/{page.path}:\n" + "\n".join(problems)
+
+
+def code_before(link: Node) -> str | None:
+    """The text of the code block just before the paragraph holding ``link``."""
+    paragraph = link.parent
+    siblings = [c for c in paragraph.parent.children if isinstance(c, Node)]
+    index = next(i for i, c in enumerate(siblings) if c is paragraph)
+    for node in reversed(siblings[:index]):
+        if node.tag == "div" and node.has_class("highlight"):
+            code = next(node.iter("code"), None)
+            return html.unescape(code.text()) if code is not None else None
+        return None
+    return None
+
+
+@pytest.mark.parametrize("page", CONTENT_PAGES, ids=[p.name for p in CONTENT_PAGES])
+def test_every_output_block_is_the_report_output(page):
+    problems = []
+    for link in source_links(page):
+        rec = record_of(link)
+        observed = rec["observed"]
+        text = code_before(link)
+        where = f"line {link.line}: output of {rec['id']} [{rec['framework']}-{rec['device']}]"
+        if text is None:
+            problems.append(f"{where}: no code block before its source line")
+            continue
+        printed = observed.get("output", "").rstrip("\n")
+        if printed and not text.startswith(printed):
+            problems.append(f"{where}: the block does not start with what the snippet printed")
+        exc = observed.get("exception")
+        if exc:
+            last = f"{exc['type']}: {exc['message'].strip().splitlines()[0]}"
+            if last not in text:
+                problems.append(f"{where}: the block lacks the exception line {last!r}")
+        if rec["id"] not in link.text() or release(rec["env"]["version"]) not in link.text():
+            problems.append(f"{where}: the source line {link.text()!r} lacks the claim or version")
+    assert not problems, f"/{page.path}:\n" + "\n".join(problems)
+
+
+def test_verification_rows_name_snippet_and_claims_file():
+    problems = []
+    for lang_page in (p for p in pages() if p.key == "verification/"):
+        doc = parse(lang_page.file)
+        rows = {}
+        for row in content(doc).iter("tr"):
+            for a in row.iter("a"):
+                if a.attrs.get("id", "").startswith("c-"):
+                    rows[a.attrs["id"]] = " ".join(row.text().split())
+        for claim in reports().claims:
+            for fw in ("paddle", "torch"):
+                anchor = f"c-{claim.id.replace('.', '-')}-{fw}"
+                text = rows.get(anchor)
+                if text is None:
+                    problems.append(f"/{lang_page.path}: no row #{anchor}")
+                    continue
+                rec = reports().live.records[(claim.id, fw, claim.devices[0])]
+                for name in (rec["snippet"], f"{claim.article}/claims.toml"):
+                    if name not in text:
+                        problems.append(f"/{lang_page.path}#{anchor}: does not name {name}")
+    assert not problems, "\n".join(problems[:30])

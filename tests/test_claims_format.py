@@ -1,0 +1,302 @@
+"""Loading claims: merging per framework, device and version range; what a case's hash covers;
+malformed claims rejected with the file and field named. No framework runs here."""
+
+from __future__ import annotations
+
+import pytest
+from claimkit import CLAIMS, VERSIONS, make_snippets
+
+from verified import claims as claims_module
+from verified.claims import Claim, ClaimError, all_cases, discover, input_files, load_claims
+from verified.versions import check_range, in_range, release
+
+
+@pytest.fixture
+def snippets(tmp_path):
+    return make_snippets(tmp_path)
+
+
+@pytest.fixture
+def claims(snippets) -> dict[str, Claim]:
+    return {c.id: c for c in load_claims(snippets / "fixture" / "claims.toml")}
+
+
+def test_cases_per_framework_and_device(snippets):
+    cases = all_cases(snippets, VERSIONS)
+    assert len(cases) == 2 * 2 + 2 + 2 + 2 * 2 + 2  # leaf, grad, launch, chain, speed
+    assert ("fixture.grad", "torch", "gpu") not in cases
+    assert cases[("fixture.chain", "torch", "gpu")].name == "fixture.chain[torch-gpu]"
+    assert [c.id for c in discover(snippets)] == [
+        "fixture.leaf",
+        "fixture.grad",
+        "fixture.launch",
+        "fixture.chain",
+        "fixture.speed",
+    ]
+
+
+def test_framework_table_wins_over_claim_level(claims):
+    grad = claims["fixture.grad"]
+    assert grad.case("torch", "cpu", "2.13.0").spec["observe"] == "w.grad.item()"
+    assert grad.case("paddle", "cpu", "3.3.1").spec["observe"] == "w.grad.item() * 1"
+
+
+def test_device_table_wins_over_framework_table(claims):
+    chain = claims["fixture.chain"]
+    assert chain.case("paddle", "gpu", "3.3.1").spec["tol_bytes"] == 512
+    assert "tol_bytes" not in chain.case("paddle", "cpu", "3.3.1").spec
+    assert chain.case("torch", "gpu", "2.13.0").spec["tol_bytes"] == 16
+
+
+def test_version_override_applies_only_to_its_range(claims):
+    leaf = claims["fixture.leaf"]
+    base = "Leaf .* can't use inplace"
+    for version, match in [
+        ("3.3.1", base),
+        ("3.0.0", base),
+        ("2.6.2", "Var .* can't use inplace"),
+        ("2.99", "Var .* can't use inplace"),
+        ("1.5.0", "Var .* can't use inplace"),  # both ranges: the later override wins
+    ]:
+        case = leaf.case("paddle", "cpu", version)
+        assert case.spec["match"] == match, version
+        assert case.version == version
+    assert leaf.case("paddle", "cpu", "3.3.1").override is None
+    assert leaf.case("paddle", "cpu", "2.6.2").override["range"] == "<3.0"
+    assert leaf.case("paddle", "cpu", "2.6.2").unrunnable is None
+    assert leaf.case("paddle", "cpu", "1.5.0").unrunnable == "AttributeError: .*inplace"
+    assert leaf.case("paddle", "cpu", "3.3.1").unrunnable is None
+    # the other framework never sees paddle's override
+    assert leaf.case("torch", "cpu", "1.0").spec["match"] == "a leaf Variable"
+    assert leaf.case("torch", "cpu", "1.0").override is None
+    # an unknown version gets the base expectation
+    assert leaf.case("paddle", "cpu", "not-a-version").spec["match"] == base
+
+
+def test_cases_take_the_given_versions(claims):
+    cases = {(c.framework, c.device): c for c in claims["fixture.leaf"].cases({"paddle": "2.6.2"})}
+    assert cases[("paddle", "cpu")].version == "2.6.2"
+    assert cases[("paddle", "cpu")].spec["match"] == "Var .* can't use inplace"
+    assert cases[("torch", "cpu")].version == claims_module.installed("torch")
+
+
+def test_versions_helpers():
+    assert in_range("2.6.2", "<3.0") and not in_range("3.0.0", "<3.0")
+    assert in_range("2.13.0+cpu", ">=2.13,<2.14")  # the local label does not matter
+    assert not in_range("garbage", "<3.0")
+    assert check_range("<3.0") is None
+    assert check_range("3.0") is not None and check_range("") is not None
+    assert release("2.13.0+cpu") == "2.13.0" and release(None) == "?"
+    assert release("odd") == "odd"
+
+
+def test_expected_keeps_only_expectation_keys(claims):
+    case = claims["fixture.chain"].case("torch", "cpu", "2.13.0")
+    assert case.expected() == {
+        "regions": {"out": "chain(x)", "inplace": "chain_(x)"},
+        "theoretical": {"out": "2 * 1024", "inplace": "0"},
+        "bytes": {"out": 2048, "inplace": 0},
+        "tol_bytes": 16,
+        "tol_theoretical": 16,
+    }
+    assert case.claim.kind == "memory" and case.isolated
+    assert not claims["fixture.grad"].case("torch", "cpu").isolated
+    assert claims["fixture.grad"].case("torch", "cpu").timeout == 120
+
+
+def test_silent_rows_are_loaded(claims):
+    (row,) = claims["fixture.launch"].silent
+    assert row["fact"] == "silent_loss" and row["section"] == "a-section"
+    assert claims["fixture.grad"].silent == ()
+
+
+# -- inputs and hashes ------------------------------------------------------------------------
+
+
+def test_input_files_follow_names_imports_and_declarations(snippets):
+    folder = snippets / "fixture"
+    found = input_files(folder / "launch_torch.py", (folder / "data.json",))
+    assert [p.name for p in found] == ["launch_torch.py", "data.json", "work_torch.py", "helper.py"]
+    case = load_claims(folder / "claims.toml")[2].case("torch", "cpu", "2.13.0")
+    assert case.relative_files() == [
+        "fixture/launch_torch.py",
+        "fixture/data.json",
+        "fixture/work_torch.py",
+        "fixture/helper.py",
+    ]
+    # a name that is not a file next to the snippet is not an input
+    (folder / "grad_torch.py").write_text('print("missing.py")\n', encoding="utf-8")
+    assert [p.name for p in input_files(folder / "grad_torch.py")] == ["grad_torch.py"]
+
+
+def hash_of(snippets, claim_id="fixture.launch", fw="torch", version="2.13.0"):
+    claim = next(c for c in discover(snippets) if c.id == claim_id)
+    return claim.case(fw, "cpu", version)
+
+
+@pytest.mark.parametrize("changed", ["launch_torch.py", "work_torch.py", "helper.py", "data.json"])
+def test_hash_covers_every_file_the_snippet_runs_or_reads(snippets, changed):
+    before = hash_of(snippets)
+    inputs, source = before.inputs_hash(), before.source_hash()
+    path = snippets / "fixture" / changed
+    path.write_text(path.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
+    after = hash_of(snippets)
+    assert after.inputs_hash() != inputs
+    assert after.source_hash() != source
+
+
+def test_hash_covers_the_expectation_not_the_statement(snippets):
+    before = hash_of(snippets).source_hash()
+    path = snippets / "fixture" / "claims.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("Both workers agree.", "Both agree."), encoding="utf-8")
+    assert hash_of(snippets).source_hash() == before
+    changed = text.replace("agree = true, silent_loss = true", "agree = false, silent_loss = true")
+    path.write_text(changed, encoding="utf-8")
+    assert hash_of(snippets).source_hash() != before
+
+
+def test_hash_covers_the_version_and_the_override(snippets):
+    a = hash_of(snippets, "fixture.leaf", "paddle", "3.3.1")
+    b = hash_of(snippets, "fixture.leaf", "paddle", "3.2.2")
+    c = hash_of(snippets, "fixture.leaf", "paddle", "2.6.2")
+    assert a.inputs_hash() == b.inputs_hash() != c.inputs_hash()  # the override changes the spec
+    assert len({a.source_hash(), b.source_hash(), c.source_hash()}) == 3
+    assert a.hashes() == {
+        "inputs": a.inputs_hash(),
+        "engine": claims_module.engine_hash(),
+        "version": "3.3.1",
+    }
+
+
+def test_hash_covers_the_engine(snippets, monkeypatch):
+    before = hash_of(snippets).source_hash()
+    monkeypatch.setattr(claims_module, "engine_hash", lambda: "another-engine")
+    assert hash_of(snippets).source_hash() != before
+
+
+def test_engine_hash_covers_each_engine_file(tmp_path):
+    for name in claims_module.ENGINE_FILES:
+        (tmp_path / name).write_text(name, encoding="utf-8")
+    first = claims_module.engine_hash(tmp_path)
+    assert {"claims.py", "runner.py", "worker.py", "versions.py"} <= set(claims_module.ENGINE_FILES)
+    for name in claims_module.ENGINE_FILES:
+        folder = tmp_path / name.replace(".", "-")
+        folder.mkdir()
+        for other in claims_module.ENGINE_FILES:
+            (folder / other).write_text(other + ("!" if other == name else ""), encoding="utf-8")
+        assert claims_module.engine_hash(folder) != first, name
+
+
+# -- malformed claims ---------------------------------------------------------------------------
+
+BAD = [
+    (('kind = "value"', 'kind = "guess"'), "claim 'fixture.grad'.kind"),
+    (('id = "fixture.grad"', 'id = "other.grad"'), "claim 'other.grad'.id"),
+    (('id = "fixture.grad"', 'id = "Fixture Grad"'), "claim[1].id"),
+    (('id = "fixture.grad"', 'id = "fixture.leaf"'), "claim 'fixture.leaf'.id"),
+    (("expect.torch.value = -16.0", ""), "claim 'fixture.grad'.expect.torch"),
+    (("[claim.expect.torch]\nfacts", "[claim.expect.jax]\nfacts"), "expect.jax"),
+    (('snippet = "grad"', 'snippet = "nope"'), "claim 'fixture.grad'.expect.paddle.snippet"),
+    (
+        ('match = "a leaf Variable"', 'match = "(unclosed"'),
+        "claim 'fixture.leaf'.expect.torch.match",
+    ),
+    (('observe = "w.grad.item()"', 'observe = "w.grad.item("'), "expect.torch.observe"),
+    (("repeat = 5", "repeats = 5"), "claim 'fixture.speed'.repeats"),
+    (
+        (
+            'statement = {en = "The gradient is -16.", zh = "梯度为 -16。"}',
+            'statement = {en = "x"}',
+        ),
+        "claim 'fixture.grad'.statement",
+    ),
+    (
+        ('devices = ["cpu"]\nobserve = "w', 'devices = ["tpu"]\nobserve = "w'),
+        "claim 'fixture.grad'.devices",
+    ),
+    (
+        ("[claim.expect.paddle.gpu]\ntol_bytes = 512", "[claim.expect.paddle.gpu]\nwrong = 512"),
+        "expect.paddle.gpu.wrong",
+    ),
+    (("tol_bytes = 512", "tol_bytes = 512\n[claim.expect.paddle.tpu]"), "expect.paddle.tpu"),
+    (('range = "<3.0"', 'range = "3.0"'), "expect.paddle.versions[0].range"),
+    (('range = "<3.0"', 'rang = "<3.0"'), "expect.paddle.versions[0].range"),
+    (
+        ('note = {en = "Paddle 2 says Var.", zh = "飞桨 2 的报错写作 Var。"}', ""),
+        "versions[0].note",
+    ),
+    (('match = "Var .* can\'t use inplace"', 'matches = "x"'), "versions[0].matches"),
+    (('match = "Var .* can\'t use inplace"', ""), "versions[0]: changes nothing"),
+    (('match = "Var .* can\'t use inplace"', 'match = "(bad"'), "versions[0].match"),
+    (('unrunnable = "AttributeError: .*inplace"', 'unrunnable = "(bad"'), "versions[1].unrunnable"),
+    (('fact = "silent_loss"', 'fact = "absent"'), "claim 'fixture.launch'.silent.fact"),
+    (('fact = "silent_loss"', ""), "silent[0].fact"),
+    (('section = "a-section"', 'section = "a section"'), "silent[0].section"),
+    (
+        ('fix = {en = "Keep the loss.", zh = "保留损失。"}', 'fix = {en = "Keep the loss."}'),
+        "silent[0].fix",
+    ),
+    (
+        ('symptom = {en = "The loss is lost.", zh = "损失丢失。"}', "symptoms = 1"),
+        "silent[0].symptoms",
+    ),
+    (('files = ["data.json"]', 'files = ["absent.json"]'), "expect.paddle.files"),
+    (('files = ["data.json"]', 'files = "data.json"'), "expect.paddle.files"),
+    (
+        ('theoretical = {out = "2 * 1024", inplace = "0"}', 'theoretical = {out = "2 * 1024"}'),
+        "claim 'fixture.chain'.expect.paddle.theoretical",
+    ),
+    (
+        (
+            'regions = {out = "chain(x)", inplace = "chain_(x)"}',
+            'region = "chain(x)"\nregions = {out = "chain(x)", inplace = "chain_(x)"}',
+        ),
+        "expect.paddle.region",
+    ),
+    (
+        ('snippet = "launch"', 'snippet = "launch"\nmode = "thread"'),
+        "claim 'fixture.launch'.expect.paddle.mode",
+    ),
+    (
+        ("facts = {agree = true, silent_loss = false}", "facts = 3"),
+        "claim 'fixture.launch'.expect.paddle.facts",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "field"), BAD, ids=[b[1] for b in BAD])
+def test_malformed_claims_name_file_and_field(tmp_path, edit, field):
+    old, new = edit
+    assert old in CLAIMS, old
+    snippets = make_snippets(tmp_path, CLAIMS.replace(old, new, 1))
+    with pytest.raises(ClaimError) as excinfo:
+        load_claims(snippets / "fixture" / "claims.toml")
+    message = str(excinfo.value)
+    assert message.startswith("snippets/fixture/claims.toml: ") or "claims.toml: " in message
+    assert field in message, message
+
+
+def test_silent_only_on_behaviour_claims(tmp_path):
+    text = CLAIMS.replace(
+        "expect.torch.value = -16.0\n",
+        'expect.torch.value = -16.0\n[[claim.silent]]\nfact = "x"\nsection = "s"\n'
+        'symptom = {en = "a", zh = "b"}\nfix = {en = "a", zh = "b"}\n',
+    )
+    snippets = make_snippets(tmp_path, text)
+    with pytest.raises(ClaimError, match=r"claim 'fixture.grad'.silent: only behaviour claims"):
+        load_claims(snippets / "fixture" / "claims.toml")
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("[[claim]\n", "toml"),
+        ("title = 1\n", "title: unknown top-level key"),
+        ("", r"claim: no \[\[claim\]\] entries"),
+    ],
+)
+def test_malformed_files(tmp_path, text, field):
+    snippets = make_snippets(tmp_path, text)
+    with pytest.raises(ClaimError, match=field):
+        load_claims(snippets / "fixture" / "claims.toml")

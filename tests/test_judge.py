@@ -1,0 +1,261 @@
+"""Judging what a case observed: every kind passes on the right observation and fails, with a
+reason, on each way it can be wrong; a device is a device. No framework runs here."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from claimkit import make_snippets, observed_for
+
+from verified.claims import all_cases
+from verified.runner import close_enough, device_problem, facts_problem, judge
+
+
+@pytest.fixture
+def cases(tmp_path):
+    snippets = make_snippets(tmp_path)
+    return all_cases(snippets, {"paddle": "3.3.1", "torch": "2.13.0"})
+
+
+def with_spec(case, **changes):
+    return type(case)(case.claim, case.framework, case.device, {**case.spec, **changes},
+                      case.version, case.override)  # fmt: skip
+
+
+def test_every_fixture_case_passes_its_own_observation(cases):
+    for case in cases.values():
+        assert judge(case, observed_for(case)) == ("passed", None), case.name
+
+
+# -- error -------------------------------------------------------------------------------------
+
+
+def test_error_claims(cases):
+    case = cases[("fixture.leaf", "torch", "cpu")]
+    observed = observed_for(case)
+    status, reason = judge(with_spec(case, type="TypeError"), observed)
+    assert status == "failed" and reason.startswith("expected TypeError, got RuntimeError: a leaf")
+    status, reason = judge(with_spec(case, match="not in it"), observed)
+    assert status == "failed" and reason.startswith("message does not match 'not in it': a leaf")
+    status, reason = judge(with_spec(case, match="requires grad.more"), observed)
+    assert status == "passed", reason  # DOTALL: the match may span lines
+    del observed["exception"]
+    assert judge(case, observed) == (
+        "failed",
+        "expected RuntimeError but the snippet ran without raising",
+    )
+
+
+def test_a_snippet_that_raises_fails_other_kinds(cases):
+    case = cases[("fixture.grad", "torch", "cpu")]
+    observed = observed_for(case) | {
+        "exception": {"type": "KeyError", "message": "'w'", "traceback": "TB-LINES"}
+    }
+    status, reason = judge(case, observed)
+    assert status == "failed" and reason == "snippet raised KeyError: 'w'\nTB-LINES"
+
+
+# -- value and behaviour --------------------------------------------------------------------------
+
+
+def test_value_claims(cases):
+    case = cases[("fixture.grad", "torch", "cpu")]
+    assert judge(case, {**observed_for(case), "value": -16.0 + 1e-7})[0] == "passed"
+    status, reason = judge(case, {**observed_for(case), "value": -15.0})
+    assert (status, reason) == ("failed", "value: expected -16.0 ± 1e-06, observed -15.0")
+    assert judge(with_spec(case, tol=2.0), {**observed_for(case), "value": -15.0})[0] == "passed"
+    status, reason = judge(case, {**observed_for(case), "value": None})
+    assert status == "failed" and "expected number -16.0" in reason
+
+
+@pytest.mark.parametrize(
+    ("expected", "observed", "tol", "problem"),
+    [
+        (1, 1, 0, None),
+        (1, 2, 0, "value: expected 1, observed 2"),
+        (1.0, 1.05, 0.1, None),
+        (1.0, 1.2, 0.1, "value: expected 1.0 ± 0.1, observed 1.2"),
+        (100.0, 109.0, 0.1, None),  # relative tolerance
+        (0.0, 0.05, 0.1, None),  # absolute tolerance near zero
+        (1.0, True, 0.1, "value: expected number 1.0, observed True"),
+        (1, "1", 0, "value: expected number 1, observed '1'"),
+        (True, 1, 0, "value: expected True, observed 1"),
+        (True, True, 0, None),
+        (False, True, 0, "value: expected False, observed True"),
+        (None, None, 0, None),
+        (None, 0, 0, "value: expected None, observed 0"),
+        ("a", "a", 0, None),
+        ("a", "b", 0, "value: expected 'a', observed 'b'"),
+        ([1, 2], [1, 2], 0, None),
+        ([1, 2], [1, 3], 0, "value[1]: expected 2, observed 3"),
+        ([1, 2], [1], 0, "value: expected a list of 2, observed [1]"),
+        ([1, 2], (1, 2), 0, "value: expected a list of 2, observed (1, 2)"),
+        ({"a": 1}, {"a": 1}, 0, None),
+        ({"a": 1}, {"a": 2}, 0, "value.a: expected 1, observed 2"),
+        ({"a": 1}, {"a": 1, "b": 2}, 0, "value: expected keys ['a'], observed {'a': 1, 'b': 2}"),
+        ({"a": 1}, [1], 0, "value: expected keys ['a'], observed [1]"),
+        (
+            {"a": [1.0, {"b": "x"}]},
+            {"a": [1.0, {"b": "y"}]},
+            0.1,
+            "value.a[1].b: expected 'x', observed 'y'",
+        ),
+        (1.0, math.nan, 0.1, "value: expected 1.0 ± 0.1, observed nan"),
+        ((1,), (1,), 0, "value: cannot compare expected (1,)"),
+    ],
+)
+def test_close_enough(expected, observed, tol, problem):
+    assert close_enough(expected, observed, tol) == problem
+
+
+def test_behaviour_claims(cases):
+    case = cases[("fixture.launch", "torch", "cpu")]
+    good = observed_for(case)
+    assert judge(case, good)[0] == "passed"
+    assert judge(case, {**good, "value": {"agree": True}}) == (
+        "failed",
+        "facts not observed: ['silent_loss']",
+    )
+    assert judge(case, {**good, "value": {"agree": 1, "silent_loss": True}}) == (
+        "failed",
+        "agree: expected True, observed 1",
+    )
+    assert judge(case, {**good, "value": [True]}) == (
+        "failed",
+        "observe must return a dict, got [True]",
+    )
+    assert facts_problem({"a": 0.5}, {"a": 0.5000001}) == "a: expected 0.5 ± 0, observed 0.5000001"
+
+
+# -- memory ------------------------------------------------------------------------------------
+
+
+def test_memory_claims(cases):
+    case = cases[("fixture.chain", "paddle", "cpu")]
+    good = observed_for(case)
+    assert judge(case, good)[0] == "passed"
+    status, reason = judge(case, {**good, "bytes": {"out": 2049, "inplace": 0}})
+    assert (status, reason) == ("failed", "out: bytes: expected 2,048 ± 0, observed 2,049")
+    status, reason = judge(case, {**good, "bytes": {"out": 2048}})
+    assert status == "failed" and reason.startswith("bytes: expected regions ['inplace', 'out']")
+    status, reason = judge(case, {**good, "bytes": 2048})
+    assert status == "failed" and "expected regions" in reason
+    status, reason = judge(case, {**good, "bytes": {"out": "2048", "inplace": 0}})
+    assert (status, reason) == ("failed", "out: bytes: observed '2048', not a byte count")
+    # the theoretical figure is checked against the measurement
+    status, reason = judge(case, {**good, "theoretical_bytes": {"out": 1024, "inplace": 0}})
+    assert (status, reason) == (
+        "failed",
+        "out: measured vs theoretical: expected 1,024 ± 0, observed 2,048",
+    )
+    status, reason = judge(case, {k: v for k, v in good.items() if k != "theoretical_bytes"})
+    assert status == "failed" and "theoretical: no figure to compare" in reason
+
+
+def test_memory_tolerances(cases):
+    case = cases[("fixture.chain", "torch", "cpu")]  # tol_bytes = tol_theoretical = 16
+    good = observed_for(case)
+    near = {**good, "bytes": {"out": 2048 + 16, "inplace": 0}}
+    assert judge(case, near)[0] == "passed"
+    far = {**good, "bytes": {"out": 2048 + 17, "inplace": 0}}
+    assert judge(case, far) == ("failed", "out: bytes: expected 2,048 ± 16, observed 2,065")
+    theory = {**good, "theoretical_bytes": {"out": 2048 - 17, "inplace": 0}}
+    assert judge(case, theory) == (
+        "failed",
+        "out: measured vs theoretical: expected 2,031 ± 16, observed 2,048",
+    )
+    gpu = cases[("fixture.chain", "paddle", "gpu")]  # tol_bytes = 512, tol_theoretical = 0
+    observed = {**observed_for(gpu), "bytes": {"out": 2048 + 512, "inplace": 0}}
+    status, reason = judge(gpu, observed)
+    assert status == "failed" and reason.startswith("out: measured vs theoretical")
+
+
+# -- timing ------------------------------------------------------------------------------------
+
+
+def test_timing_claims(cases):
+    case = cases[("fixture.speed", "torch", "cpu")]
+    good = observed_for(case)
+    assert judge(case, {**good, "ratio": 1.5})[0] == "passed"
+    assert judge(case, {**good, "ratio": 50.0})[0] == "passed"
+    assert judge(case, {**good, "ratio": 1.49}) == ("failed", "ratio 1.490 outside [1.5, 50.0]")
+    assert judge(case, {**good, "ratio": 50.5}) == ("failed", "ratio 50.500 outside [1.5, 50.0]")
+    assert judge(case, {**good, "ratio": None}) == ("failed", "no ratio observed: None")
+    paddle = cases[("fixture.speed", "paddle", "cpu")]  # no ratio_max
+    assert judge(paddle, {**good, "ratio": 1e6})[0] == "passed"
+    assert judge(paddle, {**good, "ratio": 1.0}) == ("failed", "ratio 1.000 outside [1.5, inf]")
+
+
+# -- harness, devices, versions ------------------------------------------------------------------
+
+
+def test_harness_errors_fail(cases):
+    case = cases[("fixture.grad", "torch", "cpu")]
+    observed = {**observed_for(case), "harness_error": "timed out"}
+    assert judge(case, observed) == ("failed", "timed out")
+
+
+def test_unmeasurable_is_not_runnable(cases):
+    case = cases[("fixture.chain", "paddle", "cpu")]
+    observed = {"output": "", "tensor_devices": {}, "unmeasurable": "no statistics"}
+    assert judge(case, observed) == ("not-runnable", "no statistics")
+
+
+def test_declared_unrunnable_versions(cases, tmp_path):
+    case = cases[("fixture.leaf", "paddle", "cpu")].claim.case("paddle", "cpu", "1.5.0")
+    raised = {
+        "output": "",
+        "tensor_devices": {},
+        "exception": {"type": "AttributeError", "message": "no inplace here", "traceback": ""},
+    }
+    assert judge(case, raised) == ("not-runnable", "AttributeError: no inplace here")
+    other = {**raised, "exception": {"type": "ValueError", "message": "x", "traceback": ""}}
+    status, reason = judge(case, other)
+    assert status == "failed" and reason.endswith("but ValueError: x")
+    ran = {"output": "", "tensor_devices": {"cpu": 1}}
+    status, reason = judge(case, ran)
+    assert status == "failed" and reason.endswith("but it ran without an error")
+    assert judge(case, {**raised, "harness_error": "boom"}) == ("failed", "boom")
+
+
+@pytest.mark.parametrize(
+    ("device", "devices", "problem"),
+    [
+        ("gpu", {"gpu": 3}, None),
+        ("gpu", {"gpu": 1, "cpu": 2}, None),
+        (
+            "gpu",
+            {"cpu": 3},
+            "declared for the GPU, but no tensor of the snippet was on a GPU ({'cpu': 3})",
+        ),
+        ("gpu", {}, "declared for the GPU, but no tensor of the snippet was on a GPU ({})"),
+        ("cpu", {"cpu": 3}, None),
+        ("cpu", {}, None),
+        (
+            "cpu",
+            {"cpu": 1, "gpu": 2},
+            "declared for the CPU, but 2 tensor(s) of the snippet were on a GPU",
+        ),
+        ("cpu", None, "no record of where the snippet's tensors were"),
+        ("gpu", None, "no record of where the snippet's tensors were"),
+    ],
+)
+def test_a_device_is_a_device(cases, device, devices, problem):
+    case = cases[("fixture.chain", "torch", device)]
+    observed = observed_for(case)
+    if devices is None:
+        del observed["tensor_devices"]
+    else:
+        observed["tensor_devices"] = devices
+    assert device_problem(case, observed) == problem
+    expected = ("passed", None) if problem is None else ("failed", problem)
+    assert judge(case, observed) == expected
+
+
+def test_device_is_checked_for_error_claims_too(cases):
+    case = cases[("fixture.leaf", "torch", "gpu")]
+    observed = observed_for(case)
+    observed["tensor_devices"] = {"cpu": 1}
+    status, reason = judge(case, observed)
+    assert status == "failed" and "declared for the GPU" in reason

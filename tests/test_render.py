@@ -1,0 +1,530 @@
+"""Rendering reports into pages: every placeholder field in both languages, the provenance of
+every value, the "verified with" line, the verification page with each result in its own
+environment and the release matrix, the silent-failures table. Rendered from fixture reports
+and compared with the expected text; no framework runs here."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from claimkit import PAGE_EN, VERSIONS, env_for, make_docs, make_snippets, observed_for
+
+from verified.claims import all_cases
+from verified.render import (
+    Page,
+    code,
+    escape,
+    field_value,
+    fmt_bytes,
+    fmt_ratio,
+    fmt_seconds,
+    fmt_value,
+    output_text,
+    release_matrix,
+    releases_text,
+    render,
+    silent_table,
+    statement_sections,
+    verification_page,
+    verified_line,
+)
+from verified.report import ReportError, Reports, record, write
+
+OLD = {"paddle": "2.6.2", "torch": "2.13.0+cpu"}
+
+
+def skipped(case):
+    rec = record(case, status="skipped", env=env_for(case.framework), reason="no GPU here")
+    rec["skip"] = {"code": "no_cuda" if case.framework == "torch" else "cpu_build",
+                   "version": VERSIONS[case.framework]}  # fmt: skip
+    return rec
+
+
+def live_records(snippets, change=None):
+    out = []
+    for case in all_cases(snippets, VERSIONS).values():
+        if case.device == "gpu":
+            out.append(skipped(case))
+            continue
+        observed = observed_for(case)
+        if change:
+            change(case, observed)
+        out.append(record(case, status="passed", env=env_for(case.framework), observed=observed))
+    return out
+
+
+@pytest.fixture
+def site(tmp_path):
+    snippets = make_snippets(tmp_path)
+    docs = make_docs(tmp_path)
+    write(live_records(snippets), tmp_path / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    results = tmp_path / "results"
+    results.mkdir()
+    return tmp_path, snippets, docs
+
+
+def reports_of(site) -> Reports:
+    root, snippets, _ = site
+    return Reports(root / "build" / "claims.json", root / "results", snippets, VERSIONS)
+
+
+def add_old_paddle(site, *, leaf_status="passed"):
+    """An environment report of Paddle 2.6.2 (the leaf claim has an override there)."""
+    root, snippets, _ = site
+    records = []
+    for case in all_cases(snippets, OLD).values():
+        if case.framework != "paddle" or case.device != "cpu":
+            continue
+        status = leaf_status if case.claim.id == "fixture.leaf" else "passed"
+        records.append(
+            record(
+                case,
+                status=status,
+                env=env_for("paddle", version="2.6.2"),
+                observed=observed_for(case),
+                reason=None if status == "passed" else "boom",
+            )  # fmt: skip
+        )
+    write(records, root / "results" / "paddle-2.6.2.json", snippets=snippets, versions=OLD,
+          name="paddle-2.6.2")  # fmt: skip
+
+
+# -- formatting --------------------------------------------------------------------------------
+
+
+def test_formatting():
+    assert fmt_bytes(8388608, "en") == "8,388,608 bytes (8.00 MiB)"
+    assert fmt_bytes(8388608, "zh") == "8,388,608 字节（8.00 MiB）"
+    assert fmt_value(1 / 3) == "0.333333" and fmt_value(2.0) == "2" and fmt_value(True) == "True"
+    assert fmt_value([1.5, {"a": None}]) == "[1.5, {a: None}]"
+    assert fmt_seconds(2.5) == "2.50 s" and fmt_seconds(1.0) == "1.00 s"
+    assert fmt_seconds(0.0042) == "4.20 ms" and fmt_seconds(0.001) == "1.00 ms"
+    assert fmt_seconds(0.0000425) == "42.5 µs"
+    assert fmt_ratio(2.804, "en") == "2.80×" and fmt_ratio(2.804, "zh") == "2.80 倍"
+    assert escape('a[0] | b_c *d* `e` {f} <g> "h" \\') == (
+        "a&#91;0&#93; &#124; b&#95;c &#42;d&#42; &#96;e&#96; &#123;f&#125; &lt;g&gt; &quot;h&quot; &#92;"
+    )
+    assert code("x < 1") == "<code>x &lt; 1</code>"
+
+
+def rec_of(site, claim_id, fw="torch", dev="cpu"):
+    return reports_of(site).get(claim_id, fw, dev)
+
+
+def test_every_value_field_in_both_languages(site):
+    leaf, grad = rec_of(site, "fixture.leaf"), rec_of(site, "fixture.grad", "paddle")
+    chain, speed = rec_of(site, "fixture.chain", "paddle"), rec_of(site, "fixture.speed")
+    launch = rec_of(site, "fixture.launch")
+    for lang in ("en", "zh"):
+        assert field_value(leaf, "type", None, lang, "x") == "<code>RuntimeError</code>"
+        assert field_value(leaf, "message", None, lang, "x") == (
+            "<code>a leaf Variable that requires grad</code>"  # the first line only
+        )
+        assert field_value(grad, "value", None, lang, "x") == "<code>-16</code>"
+        assert field_value(launch, "value", "agree", lang, "x") == "<code>True</code>"
+        assert field_value(chain, "bytes", "out", lang, "x") == fmt_bytes(2048, lang)
+        assert field_value(chain, "bytes", "inplace", lang, "x") == fmt_bytes(0, lang)
+        assert field_value(speed, "median_baseline", None, lang, "x") == "4.00 ms"
+        assert field_value(speed, "median_candidate", None, lang, "x") == "2.00 ms"
+    theory = dict(
+        chain, observed={**chain["observed"], "theoretical_bytes": {"out": 7, "inplace": 9}}
+    )
+    assert field_value(theory, "theoretical", "out", "en", "x") == "7 bytes (0.00 MiB)"
+    assert field_value(theory, "bytes", "out", "en", "x") == "2,048 bytes (0.00 MiB)"
+    assert field_value(theory, "theoretical", "inplace", "zh", "x") == "9 字节（0.00 MiB）"
+    assert field_value(speed, "ratio", None, "en", "x") == "2.00×"
+    assert field_value(speed, "ratio", None, "zh", "x") == "2.00 倍"
+    single = dict(chain, observed={**chain["observed"], "bytes": 5, "theoretical_bytes": 6})
+    assert field_value(single, "bytes", None, "en", "x") == "5 bytes (0.00 MiB)"
+    assert field_value(single, "theoretical", None, "en", "x") == "6 bytes (0.00 MiB)"
+
+
+@pytest.mark.parametrize(
+    ("claim", "fw", "field", "key", "problem"),
+    [
+        ("fixture.grad", "torch", "type", None, "the claim observed no exception"),
+        ("fixture.grad", "torch", "message", None, "the claim observed no exception"),
+        ("fixture.chain", "paddle", "bytes", "nope", "no region 'nope' in ['inplace', 'out']"),
+        (
+            "fixture.chain",
+            "paddle",
+            "theoretical",
+            None,
+            "name a region, one of ['inplace', 'out']",
+        ),
+        ("fixture.grad", "torch", "bytes", None, "no byte count observed"),
+        ("fixture.grad", "torch", "value", "k", "no key 'k' in the observed value"),
+        ("fixture.launch", "torch", "value", "k", "no key 'k' in the observed value"),
+        ("fixture.grad", "torch", "colour", None, "unknown field 'colour'"),
+    ],
+)
+def test_field_errors_name_the_placeholder(site, claim, fw, field, key, problem):
+    with pytest.raises(ReportError) as excinfo:
+        field_value(rec_of(site, claim, fw), field, key, "en", "page.md: {{ x }}")
+    assert str(excinfo.value) == f"page.md: {{{{ x }}}}: {problem}"
+
+
+def test_output_text():
+    rec = {"observed": {"output": "a\nb\n"}}
+    assert output_text(rec) == "a\nb"
+    long = "\n".join(f"line {i}" for i in range(20))
+    rec = {"observed": {"output": "", "exception": {"type": "E", "message": long + "\n"}}}
+    assert output_text(rec) == (
+        "Traceback (most recent call last):\n  ...\nE: "
+        + "\n".join(f"line {i}" for i in range(12))
+        + "\n..."
+    )
+    assert output_text({"observed": None}) == ""
+
+
+# -- a page ------------------------------------------------------------------------------------
+
+TOOLTIP_EN = (
+    "Claim fixture.grad · PyTorch · CPU · torch 2.13.0, CPU (Test CPU), Python 3.11.7, "
+    "2026-12-01 — click for the verification report"
+)
+TOOLTIP_ZH = (
+    "断言 fixture.grad · PyTorch · CPU · torch 2.13.0，CPU（Test CPU），Python 3.11.7，"
+    "2026-12-01（点击查看验证报告）"
+)
+
+
+@pytest.mark.parametrize(("lang", "tooltip"), [("en", TOOLTIP_EN), ("zh", TOOLTIP_ZH)])
+def test_values_link_to_their_claim_with_provenance(site, lang, tooltip):
+    reports = reports_of(site)
+    out = Page(reports, lang, f"{lang}/p.md").render("v {{ fixture.grad | torch | value }}.")
+    assert out == (
+        "v [<code>-16</code>](verification.md#c-fixture-grad-torch)"
+        f'{{ .claim-value title="{tooltip}" data-claim="fixture.grad" data-framework="torch" '
+        'data-device="cpu" data-field="value" }.'
+    )
+    plain = Page(reports, lang, "p.md", provenance=False)
+    assert plain.render("v {{ fixture.grad | torch | value }}.") == "v <code>-16</code>."
+    keyed = Page(reports, lang, "p.md").render("{{ fixture.chain | paddle | bytes.out }}")
+    assert keyed.startswith(f"[{fmt_bytes(2048, lang)}](verification.md#c-fixture-chain-paddle)")
+    assert 'data-framework="paddle"' in keyed and 'data-field="bytes.out"' in keyed
+
+
+def test_output_blocks_with_their_source(site):
+    page = Page(reports_of(site), "en", "en/p.md")
+    out = page.render('=== "PyTorch"\n\n    {{ fixture.leaf | torch | output }}\n')
+    assert out == (
+        '=== "PyTorch"\n\n'
+        '    ```text title="Output"\n    hello\n    Traceback (most recent call last):\n'
+        "      ...\n    RuntimeError: a leaf Variable that requires grad\n    more\n    ```\n"
+        "    \n"
+        "    [Claim fixture.leaf · PyTorch · CPU · torch 2.13.0, CPU (Test CPU), Python 3.11.7, "
+        "2026-12-01](verification.md#c-fixture-leaf-torch)"
+        '{ .claim-source data-claim="fixture.leaf" data-framework="torch" data-device="cpu" '
+        'data-field="output" }\n'
+    )
+    zh = Page(reports_of(site), "zh", "zh/p.md", provenance=False)
+    assert zh.render("{{ fixture.grad | paddle | output }}") == ('```text title="输出"\nhello\n```')
+
+
+def test_fences_inside_outputs_are_longer(site):
+    root, snippets, _ = site
+
+    def fenced(case, observed):
+        observed["output"] = "```\ncode\n```\n"
+
+    write(live_records(snippets, fenced), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    out = Page(reports_of(site), "en", "p", provenance=False).render(
+        "{{ fixture.grad | torch | output }}"
+    )
+    assert out == '````text title="Output"\n```\ncode\n```\n````'
+
+
+@pytest.mark.parametrize(
+    ("markdown", "problem"),
+    [
+        (
+            "a {{ fixture.grad | torch | output }} b",
+            "en/p.md: {{ fixture.grad | torch | output }} must stand alone on its line",
+        ),
+        (
+            "{{ fixture.grad | torch | colour }}",
+            "en/p.md: {{ fixture.grad | torch | colour }}: unknown field 'colour'",
+        ),
+        (
+            "{{ fixture.grad | jax | value }}",
+            "en/p.md: unrecognised placeholder '{{ fixture.grad | jax | value }}'",
+        ),
+        ("{{ verified-table }}", "en/p.md: unrecognised placeholder '{{ verified-table }}'"),
+        (
+            "{{ fixture.nope | torch | statement }}",
+            "en/p.md: {{ fixture.nope | torch | statement }}: unknown claim 'fixture.nope'",
+        ),
+        (
+            "{{ fixture.grad | torch@gpu | value }}",
+            "en/p.md: claim fixture.grad[torch-gpu] is not in",
+        ),
+        (
+            "{{ fixture.leaf | torch@gpu | type }}",
+            "en/p.md: claim fixture.leaf[torch-gpu] skipped in",
+        ),
+    ],
+)
+def test_placeholder_errors_name_the_page(site, markdown, problem):
+    with pytest.raises(ReportError) as excinfo:
+        Page(reports_of(site), "en", "en/p.md").render(markdown)
+    assert str(excinfo.value).startswith(problem)
+
+
+def test_braces_in_code_fences_are_left_alone(site):
+    text = "```python\nd = {{1: 2}}\n```"
+    assert Page(reports_of(site), "en", "p").render(text) == text
+
+
+def test_statements_come_from_the_current_claims(site):
+    _root, snippets, _ = site
+    page = Page(reports_of(site), "zh", "p")
+    assert page.render("{{ fixture.launch | torch | statement }}") == "两个进程一致。"
+    toml = snippets / "fixture" / "claims.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("两个进程一致。", "一致。"), "utf-8")
+    assert (
+        Page(reports_of(site), "zh", "p").render("{{ fixture.launch | paddle | statement }}")
+        == "一致。"
+    )
+
+
+# -- the verified line -------------------------------------------------------------------------
+
+
+def test_verified_line_in_both_languages(site):
+    reports = reports_of(site)
+    assert verified_line(reports, "en") == (
+        "*Verified by running the code: PaddlePaddle 3.3.1 and PyTorch 2.13.0 on CPU (Test CPU), "
+        "2026-12-01. GPU: not run for this page. See the [verification report](verification.md).*"
+    )
+    assert verified_line(reports, "zh") == (
+        "*本页的报错信息、数值与内存数据均由实际运行代码得到：PaddlePaddle 3.3.1 与 PyTorch 2.13.0，"
+        "CPU（Test CPU），2026-12-01。GPU：本页的 GPU 用例均未运行。详见[验证报告](verification.md)。*"
+    )
+
+
+def test_verified_line_names_the_releases_and_gpu_runs(site):
+    add_old_paddle(site)
+    root, snippets, _ = site
+    case = all_cases(snippets, VERSIONS)[("fixture.chain", "torch", "gpu")]
+    gpu = record(case, status="passed", env=env_for("torch", "gpu"), observed=observed_for(case))
+    write([gpu], root / "results" / "gpu.json", snippets=snippets, versions=VERSIONS, name="gpu")
+    reports = reports_of(site)
+    line = verified_line(reports, "en")
+    assert "; the same claims were also run on PaddlePaddle 2.6.2–3.3.1. " in line
+    assert "GPU: PyTorch 2.13.0 (NVIDIA H200). " in line
+    # per page: only the claims the page uses count
+    assert "GPU: not run for this page" in verified_line(reports, "en", {"fixture.grad"})
+    assert "2.6.2" in verified_line(reports, "en", {"fixture.grad"})
+    zh = verified_line(reports, "zh")
+    assert (
+        "；同样的断言还在 PaddlePaddle 2.6.2–3.3.1 上运行过。GPU：PyTorch 2.13.0 (NVIDIA H200)。"
+        in zh
+    )
+    page = Page(reports, "en", "p")
+    rendered = page.render("{{ verified }}\n{{ fixture.chain | torch@gpu | bytes.out }}")
+    assert "GPU: PyTorch 2.13.0 (NVIDIA H200)" in rendered
+    assert 'data-device="gpu"' in rendered and "NVIDIA H200, CUDA 13.0" in rendered
+
+
+def test_verified_line_ignores_stale_and_failed_releases(site):
+    add_old_paddle(site, leaf_status="failed")
+    reports = reports_of(site)
+    assert "2.6.2" not in verified_line(reports, "en", {"fixture.leaf"})
+    assert "2.6.2" in verified_line(reports, "en", {"fixture.grad"})
+    _root, snippets, _ = site
+    (snippets / "fixture" / "grad_paddle.py").write_text("# changed\n", encoding="utf-8")
+    with pytest.raises(ReportError, match="no fresh result"):
+        verified_line(reports_of(site), "en", {"no.such-claim"})
+
+
+# -- releases in prose ---------------------------------------------------------------------------
+
+
+def test_releases_text(site):
+    add_old_paddle(site)
+    reports = reports_of(site)
+    assert releases_text(reports, "fixture.leaf", "paddle", "en", "x") == (
+        "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 says Var."
+    )
+    assert releases_text(reports, "fixture.leaf", "paddle", "zh", "x") == (
+        "PaddlePaddle 3.3.1；在 2.6.2 上不同：飞桨 2 的报错写作 Var。"
+    )
+    assert releases_text(reports, "fixture.grad", "paddle", "en", "x") == "PaddlePaddle 2.6.2–3.3.1"
+    assert releases_text(reports, "fixture.grad", "torch", "en", "x") == "PyTorch 2.13.0"
+    page = Page(reports, "en", "p").render("{{ fixture.leaf | paddle | releases }}")
+    assert page == "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 says Var."
+
+
+def test_releases_text_refuses_failures(site):
+    add_old_paddle(site, leaf_status="failed")
+    with pytest.raises(ReportError, match=r"x: fixture.leaf \[paddle\] failed on 2.6.2"):
+        releases_text(reports_of(site), "fixture.leaf", "paddle", "en", "x")
+
+
+def test_unrunnable_releases_are_named(site):
+    root, snippets, _ = site
+    case = all_cases(snippets, {"paddle": "1.5.0"})[("fixture.leaf", "paddle", "cpu")]
+    rec = record(case, status="not-runnable", env=env_for("paddle", version="1.5.0"),
+                 reason="AttributeError: no inplace")  # fmt: skip
+    write([rec], root / "results" / "p1.json", snippets=snippets, versions={"paddle": "1.5.0"})
+    reports = reports_of(site)
+    assert releases_text(reports, "fixture.leaf", "paddle", "en", "x") == (
+        "PaddlePaddle 3.3.1; cannot run on 1.5.0: Paddle 1 has no such API."
+    )
+    matrix = "\n".join(release_matrix(reports, "en"))
+    assert "| [`fixture.leaf`](#c-fixture-leaf) | ⊘<sup>1</sup> | ✓ |" in matrix
+    assert "1. Paddle 1 has no such API." in matrix
+
+
+# -- the verification page -------------------------------------------------------------------
+
+
+def test_verification_page_rows_say_where_each_result_ran(site):
+    _root, _snippets, docs = site
+    page = verification_page(reports_of(site), "en", docs)
+    assert (
+        '| <a id="c-fixture-grad"></a>`fixture.grad`<br>The gradient is -16.<br>Shown in: '
+        "[A section](fixture.md#a-section) | "
+        '<a id="c-fixture-grad-paddle"></a>PaddlePaddle | `fixture/grad_paddle.py`<br>'
+        "`fixture/claims.toml` | ✓ <code>-16</code><br>"
+        '<span class="claim-env" title="paddle 3.3.1, CPU (Test CPU), Python 3.11.7, 2026-12-01">'
+        "paddle 3.3.1 · 2026-12-01</span> | — |"
+    ) in page
+    assert "`fixture/launch_torch.py`<br>`fixture/data.json`<br>`fixture/work_torch.py`" in page
+    assert "Shown in: not shown on a page" in page  # fixture.speed
+    assert "✓ 2.00× (4.00 ms / 2.00 ms)" in page
+    assert "out: 2,048 / 2,048<br>inplace: 0 / 0 B (measured / theoretical)" in page
+    assert "| this build | paddle 3.3.1, torch 2.13.0 | CPU | 3.11.7 | Test CPU |" in page
+    # GPU cells say "not run"; the reasons are listed once, in the page's language
+    assert page.count("— not run |") == 4 and page.count("no_cuda") == 0
+    assert (
+        "- PyTorch: torch 2.13.0+cpu: torch.cuda.is&#95;available() is False on this machine"
+        in page
+    )
+    zh = verification_page(reports_of(site), "zh", docs)
+    assert "- PyTorch：torch 2.13.0+cpu：本机上 torch.cuda.is&#95;available() 为 False" in zh
+    assert "- PaddlePaddle：paddle 3.3.1 是 CPU 版本" in zh
+    assert zh.count("— 未运行 |") == 4 and "出现于：[A section](fixture.md#a-section)" in zh
+    assert "✓ 2.00 倍（4.00 ms / 2.00 ms）" in zh and "字节（实测 / 理论值）" in zh
+
+
+def test_verification_page_marks_failed_stale_and_missing(site):
+    root, snippets, docs = site
+
+    def wrong(case, observed):
+        pass
+
+    records = live_records(snippets, wrong)
+    records[2] = dict(records[2], status="failed", reason="value: expected 1, observed 2")
+    write(records, root / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    page = verification_page(reports_of(site), "en", docs)
+    assert "✗ failed: value: expected 1, observed 2" in page
+    (snippets / "fixture" / "grad_torch.py").write_text("# changed\n", encoding="utf-8")
+    page = verification_page(reports_of(site), "en", docs)
+    assert "⟳ stale: the snippet, a file it reads or the expectation changed since it ran" in page
+    write([r for r in records if r["id"] != "fixture.speed"], root / "build" / "claims.json",
+          snippets=snippets, versions=VERSIONS)  # fmt: skip
+    reports = reports_of(site)
+    reports.live.records = {
+        k: v for k, v in reports.live.records.items() if k[0] != "fixture.speed"
+    }
+    with pytest.raises(ReportError, match=r"claim fixture.speed \[paddle-cpu\] is missing"):
+        verification_page(reports, "en", docs)
+
+
+def test_release_matrix_marks_each_release(site):
+    add_old_paddle(site)
+    root, snippets, _ = site
+    matrix = "\n".join(release_matrix(reports_of(site), "en"))
+    assert "| Claim | 2.6.2 | 3.3.1 |" in matrix and "| Claim | 2.13.0 |" in matrix
+    assert "| [`fixture.leaf`](#c-fixture-leaf) | ≠<sup>1</sup> | ✓ |" in matrix
+    assert "| [`fixture.grad`](#c-fixture-grad) | ✓ | ✓ |" in matrix
+    assert "1. Paddle 2 says Var." in matrix
+    (snippets / "fixture" / "grad_paddle.py").write_text("# changed\n", encoding="utf-8")
+    matrix = "\n".join(release_matrix(reports_of(site), "zh"))
+    assert "| [`fixture.grad`](#c-fixture-grad) | ⟳<sup>2</sup> | ⟳<sup>2</sup> |" in matrix
+    assert "1. 飞桨 2 的报错写作 Var。" in matrix
+    add_old_paddle(site, leaf_status="failed")
+    matrix = "\n".join(release_matrix(reports_of(site), "en"))
+    assert "| [`fixture.leaf`](#c-fixture-leaf) | ✗<sup>1</sup> | ✓ |" in matrix
+    assert "1. boom" in matrix
+
+
+def test_statement_sections(tmp_path):
+    page = tmp_path / "en" / "a.md"
+    page.parent.mkdir(parents=True)
+    page.write_text(
+        "# Title {{ x.a | torch | value }}\n\n## Rule `one`\n\n{{ x.a | torch | value }}\n"
+        "{{ x.b | paddle | output }}\n\n```\n## not a heading {{ x.c | torch | value }}\n```\n\n"
+        "## Rule one\n\n{{ x.a | paddle | type }} {{ x.a | paddle | type }}\n\n### 中文 标题 { #custom }\n\n"
+        "{{ x.b | torch | value }}\n",
+        encoding="utf-8",
+    )
+    assert statement_sections(tmp_path, "en") == {
+        "x.a": [
+            ("a.md", "", ""),
+            ("a.md", "Rule one", "rule-one"),
+            ("a.md", "Rule one", "rule-one_1"),
+        ],
+        "x.b": [("a.md", "Rule one", "rule-one"), ("a.md", "中文 标题", "中文-标题")],
+    }
+
+
+# -- silent failures -------------------------------------------------------------------------
+
+
+def test_silent_table_names_the_frameworks_the_run_observed(site):
+    root, snippets, docs = site
+    assert silent_table(reports_of(site), "en", docs) == (
+        "| Symptom | Affected | Shown in | Fix |\n|---|---|---|---|\n"
+        "| The loss is lost. | [PyTorch](verification.md#c-fixture-launch-torch) | "
+        "[A section](fixture.md#a-section) | Keep the loss. |"
+    )
+
+    def both(case, observed):
+        if case.claim.id == "fixture.launch":
+            observed["value"]["silent_loss"] = True
+
+    write(live_records(snippets, both), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    table = silent_table(reports_of(site), "zh", docs)
+    assert table.splitlines()[0] == "| 症状 | 受影响的框架 | 详见 | 修正方法 |"
+    assert (
+        "| 损失丢失。 | [PaddlePaddle](verification.md#c-fixture-launch-paddle)、"
+        "[PyTorch](verification.md#c-fixture-launch-torch) | [A section](fixture.md#a-section) | 保留损失。 |"
+    ) in table
+
+    def neither(case, observed):
+        if case.claim.id == "fixture.launch":
+            observed["value"]["silent_loss"] = False
+
+    write(live_records(snippets, neither), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    assert "| The loss is lost. | none |" in silent_table(reports_of(site), "en", docs)
+
+
+def test_silent_table_needs_the_section_to_show_the_claim(site):
+    _root, _snippets, docs = site
+    page = docs / "en" / "fixture.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("## A section", "## Other"), "utf-8")
+    with pytest.raises(
+        ReportError, match=r"names section 'a-section', which does not use it in docs/en/fixture.md"
+    ):
+        silent_table(reports_of(site), "en", docs)
+
+
+def test_whole_page_renders_in_both_languages(site):
+    _root, _snippets, docs = site
+    for lang in ("en", "zh"):
+        out = render(PAGE_EN, lang, f"{lang}/fixture.md", reports_of(site), docs=docs)
+        assert "{{" not in out
+        assert len(re.findall(r"\.claim-value ", out)) == 3
+        assert len(re.findall(r"\.claim-source ", out)) == 1
+    page = render(
+        "{{ verification-table }}\n\n{{ silent-failures }}", "en", "v", reports_of(site), docs=docs
+    )
+    assert "## Environments" in page and "| Symptom |" in page

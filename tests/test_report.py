@@ -1,0 +1,306 @@
+"""Reports: records carry their own environment and hashes; merging never restamps; a stale
+record (snippet, a file it reads, expectation, engine or framework version changed) is never
+looked up as passed; GPU values may come from an environment report, CPU values never do."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from claimkit import VERSIONS, env_for, make_snippets, observed_for
+
+from verified import claims as claims_module
+from verified.claims import all_cases
+from verified.report import (
+    SCHEMA,
+    Report,
+    ReportError,
+    Reports,
+    freshness,
+    record,
+    staleness,
+    write,
+)
+
+OTHER = {"paddle": "2.6.2", "torch": "2.4.1"}
+
+
+@pytest.fixture
+def snippets(tmp_path):
+    return make_snippets(tmp_path)
+
+
+def cases_for(snippets, versions=VERSIONS):
+    return all_cases(snippets, versions)
+
+
+def passed(case, **env):
+    return record(
+        case,
+        status="passed",
+        env=env_for(case.framework, case.device, case.version, **env),
+        observed=observed_for(case),
+    )
+
+
+def run_all(snippets, versions=VERSIONS, **env) -> list[dict]:
+    """A record for every case: CPU ones passed, GPU ones skipped."""
+    out = []
+    for case in cases_for(snippets, versions).values():
+        if case.device == "gpu":
+            rec = record(
+                case,
+                status="skipped",
+                env=env_for(case.framework, "cpu", case.version),
+                reason=f"{case.framework}: no GPU",
+            )
+            out.append(rec)
+        else:
+            out.append(passed(case, **env))
+    return out
+
+
+def test_record_says_what_and_where(snippets):
+    case = cases_for(snippets)[("fixture.launch", "torch", "cpu")]
+    rec = passed(case)
+    assert rec["id"] == "fixture.launch" and rec["kind"] == "behaviour"
+    assert (rec["framework"], rec["device"], rec["status"]) == ("torch", "cpu", "passed")
+    assert rec["expected"] == {"facts": {"agree": True, "silent_loss": True}}
+    assert rec["snippet"] == "fixture/launch_torch.py"
+    assert rec["files"] == [
+        "fixture/launch_torch.py",
+        "fixture/data.json",
+        "fixture/work_torch.py",
+        "fixture/helper.py",
+    ]
+    assert rec["claims_file"] == "snippets/fixture/claims.toml"
+    assert rec["hashes"] == case.hashes() and rec["source_hash"] == case.source_hash()
+    assert rec["env"]["version"] == "2.13.0+cpu" and rec["override"] is None
+    assert rec["reason"] is None
+    with pytest.raises(ValueError, match="unknown status 'ok'"):
+        record(case, status="ok", env={})
+
+
+def test_record_shows_the_override(snippets):
+    case = cases_for(snippets, OTHER)[("fixture.leaf", "paddle", "cpu")]
+    rec = passed(case)
+    assert rec["override"] == {
+        "range": "<3.0",
+        "note": {"en": "Paddle 2 says Var.", "zh": "飞桨 2 的报错写作 Var。"},
+    }
+    assert rec["expected"]["match"] == "Var .* can't use inplace"
+    assert rec["env"]["version"] == "2.6.2"
+
+
+def test_write_then_read(snippets, tmp_path):
+    path = tmp_path / "build" / "claims.json"
+    records = run_all(snippets)
+    report = write(records, path, snippets=snippets, versions=VERSIONS, name="here")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data == report
+    assert data["schema"] == SCHEMA and data["name"] == "here"
+    assert [(r["id"], r["framework"], r["device"]) for r in data["claims"]][:4] == [
+        ("fixture.leaf", "paddle", "cpu"),
+        ("fixture.leaf", "paddle", "gpu"),
+        ("fixture.leaf", "torch", "cpu"),
+        ("fixture.leaf", "torch", "gpu"),
+    ]
+    assert len(data["claims"]) == len(records)
+    rep = Report(path, live=True, snippets=snippets, versions=VERSIONS)
+    assert rep.stale() == []
+    assert freshness(path, snippets, VERSIONS) == "fresh"
+
+
+def test_merging_keeps_old_records_with_their_own_environment(snippets, tmp_path):
+    path = tmp_path / "claims.json"
+    first = [r for r in run_all(snippets, date="2026-01-01") if r["framework"] == "paddle"]
+    write(first, path, snippets=snippets, versions=VERSIONS)
+    second = [r for r in run_all(snippets, date="2026-02-02") if r["framework"] == "torch"]
+    data = write(second, path, snippets=snippets, versions=VERSIONS)
+    dates = {(r["framework"], r["env"]["date"]) for r in data["claims"] if r["device"] == "cpu"}
+    assert dates == {("paddle", "2026-01-01"), ("torch", "2026-02-02")}
+    assert len(data["claims"]) == len(cases_for(snippets))
+    # a new result replaces the old one of the same case
+    third = [passed(cases_for(snippets)[("fixture.grad", "paddle", "cpu")], date="2026-03-03")]
+    data = write(third, path, snippets=snippets, versions=VERSIONS)
+    grad = [r for r in data["claims"] if r["id"] == "fixture.grad" and r["framework"] == "paddle"]
+    assert [r["env"]["date"] for r in grad] == ["2026-03-03"]
+
+
+def test_merging_drops_stale_old_records(snippets, tmp_path):
+    path = tmp_path / "claims.json"
+    write(run_all(snippets), path, snippets=snippets, versions=VERSIONS)
+    worker = snippets / "fixture" / "work_torch.py"
+    worker.write_text("import helper  # changed\n", encoding="utf-8")
+    data = write([], path, snippets=snippets, versions=VERSIONS)
+    assert ("fixture.launch", "torch") not in {(r["id"], r["framework"]) for r in data["claims"]}
+    assert ("fixture.launch", "paddle") in {(r["id"], r["framework"]) for r in data["claims"]}
+    # another installed version: every record of that framework is stale
+    data = write([], path, snippets=snippets, versions={**VERSIONS, "paddle": "3.2.2"})
+    assert {r["framework"] for r in data["claims"]} == {"torch"}
+
+
+def test_merging_drops_claims_that_are_gone(snippets, tmp_path):
+    path = tmp_path / "claims.json"
+    write(run_all(snippets), path, snippets=snippets, versions=VERSIONS)
+    toml = snippets / "fixture" / "claims.toml"
+    text = toml.read_text(encoding="utf-8")
+    start = text.index('[[claim]]\nid = "fixture.speed"')
+    toml.write_text(text[:start], encoding="utf-8")
+    data = write([], path, snippets=snippets, versions=VERSIONS)
+    assert "fixture.speed" not in {r["id"] for r in data["claims"]}
+    # a record of this run whose claim was edited away is not written either
+    gone = run_all(make_snippets(snippets.parent.parent / "other"))
+    data = write([r for r in gone if r["id"] == "fixture.speed"], path, snippets=snippets)
+    assert "fixture.speed" not in {r["id"] for r in data["claims"]}
+
+
+def test_old_schema_is_ignored_when_writing_and_refused_when_reading(snippets, tmp_path):
+    path = tmp_path / "claims.json"
+    path.write_text(json.dumps({"claims": run_all(snippets)}), encoding="utf-8")
+    data = write([], path, snippets=snippets, versions=VERSIONS)
+    assert data["claims"] == []
+    path.write_text(json.dumps({"schema": 1, "claims": []}), encoding="utf-8")
+    with pytest.raises(ReportError, match="has schema 1, expected 2"):
+        Report(path, live=True, snippets=snippets)
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ReportError, match="is not valid JSON"):
+        Report(path, live=True, snippets=snippets)
+    with pytest.raises(ReportError, match="not found: run the claims first"):
+        Report(tmp_path / "absent.json", live=True, snippets=snippets)
+    assert write([], path, snippets=snippets)["claims"] == []  # unreadable: starts afresh
+
+
+# -- staleness ---------------------------------------------------------------------------------
+
+
+def test_staleness_names_the_cause(snippets, monkeypatch):
+    case = cases_for(snippets)[("fixture.launch", "torch", "cpu")]
+    rec = passed(case)
+    assert staleness(rec, case, "2.13.0+cpu") is None
+    assert (
+        staleness(rec, None, "2.13.0+cpu") == "the claim or this framework/device no longer exists"
+    )
+    assert staleness(rec, case, "2.14.1") == "ran on torch 2.13.0+cpu, expected 2.14.1"
+    engine = dict(rec, hashes=dict(rec["hashes"], engine="x"))
+    assert staleness(engine, case, "2.13.0+cpu") == "the engine code changed since it ran"
+    inputs = dict(rec, hashes=dict(rec["hashes"], inputs="x"))
+    assert staleness(inputs, case, "2.13.0+cpu") == (
+        "the snippet, a file it reads or the expectation changed since it ran"
+    )
+    forged = dict(rec, source_hash="x")
+    assert staleness(forged, case, "2.13.0+cpu") == "its hash does not match the current sources"
+    monkeypatch.setattr(claims_module, "engine_hash", lambda: "new-engine")
+    assert staleness(rec, case, "2.13.0+cpu") == "the engine code changed since it ran"
+
+
+def test_environment_reports_are_checked_against_their_own_version(snippets, tmp_path):
+    results = tmp_path / "results"
+    write(run_all(snippets, OTHER), results / "old.json", snippets=snippets, versions=OTHER)
+    rep = Report(results / "old.json", live=False, snippets=snippets)
+    assert rep.stale() == []
+    assert {e.env["version"] for e in rep.entries()} == {"2.6.2", "2.4.1"}
+    (snippets / "fixture" / "helper.py").write_text("VALUE = 2\n", encoding="utf-8")
+    stale = dict(rep.stale())
+    assert stale["fixture.launch[torch-cpu]"].startswith("the snippet, a file it reads")
+    assert "fixture.grad[torch-cpu]" not in stale
+
+
+# -- lookup --------------------------------------------------------------------------------------
+
+
+def make_reports(snippets, tmp_path, live_records, others=()):
+    live = tmp_path / "build" / "claims.json"
+    write(live_records, live, snippets=snippets, versions=VERSIONS)
+    results = tmp_path / "results"
+    results.mkdir(exist_ok=True)
+    for name, records, versions in others:
+        write(records, results / f"{name}.json", snippets=snippets, versions=versions, name=name)
+    return Reports(live, results, snippets, versions=VERSIONS)
+
+
+def test_lookup_of_passed_failed_skipped_stale_missing(snippets, tmp_path):
+    cases = cases_for(snippets)
+    records = run_all(snippets)
+    failed = record(
+        cases[("fixture.grad", "torch", "cpu")],
+        status="failed",
+        env=env_for("torch"),
+        observed={"value": 3},
+        reason="value: expected -16.0, observed 3",
+    )
+    records = [r for r in records if not (r["id"] == "fixture.grad" and r["framework"] == "torch")]
+    records = [
+        r for r in records if not (r["id"] == "fixture.speed" and r["framework"] == "paddle")
+    ]
+    reports = make_reports(snippets, tmp_path, [*records, failed])
+    rec = reports.get("fixture.grad", "paddle", where="p.md")
+    assert rec["status"] == "passed" and rec["observed"]["value"] == -16.0
+    with pytest.raises(ReportError, match=r"^p\.md: claim fixture\.grad\[torch-cpu\] failed in "):
+        reports.get("fixture.grad", "torch", where="p.md")
+    with pytest.raises(ReportError, match=r"value: expected -16.0, observed 3"):
+        reports.get("fixture.grad", "torch")
+    with pytest.raises(ReportError, match=r"claim fixture.leaf\[torch-gpu\] skipped in .*no GPU"):
+        reports.get("fixture.leaf", "torch", "gpu")
+    with pytest.raises(
+        ReportError, match=r"fixture.speed\[paddle-cpu\] is not in .*claims.json \("
+    ):
+        reports.get("fixture.speed", "paddle")
+    with pytest.raises(ReportError, match=r"is not in .*claims.json or results/"):
+        reports.get("fixture.speed", "paddle", "gpu")
+    (snippets / "fixture" / "grad_paddle.py").write_text("# changed\n", encoding="utf-8")
+    with pytest.raises(
+        ReportError, match=r"fixture.grad\[paddle-cpu\] is stale in .*: the snippet"
+    ):
+        Reports(reports.live.path, tmp_path / "results", snippets, VERSIONS).get(
+            "fixture.grad", "paddle"
+        )
+
+
+def test_gpu_values_may_come_from_an_environment_report_cpu_values_never(snippets, tmp_path):
+    cases = cases_for(snippets)
+    gpu = passed(cases[("fixture.chain", "torch", "gpu")], gpu="NVIDIA H200")
+    cpu_elsewhere = passed(cases[("fixture.grad", "torch", "cpu")], date="2026-12-24")
+    live = [
+        r
+        for r in run_all(snippets)
+        if not (r["id"] == "fixture.grad" and r["framework"] == "torch")
+    ]
+    reports = make_reports(snippets, tmp_path, live, [("gpu", [gpu, cpu_elsewhere], VERSIONS)])
+    assert reports.get("fixture.chain", "torch", "gpu")["env"]["gpu"] == "NVIDIA H200"
+    with pytest.raises(ReportError, match="is not in"):
+        reports.get("fixture.grad", "torch", "cpu")
+    with pytest.raises(ReportError, match="skipped"):
+        reports.get("fixture.chain", "paddle", "gpu")
+    entries = reports.entries_for("fixture.chain", "torch", "gpu")
+    assert [e.status for e in entries] == ["skipped", "passed"]
+    assert [e.report.name for e in entries] == ["this build", "gpu"]
+
+
+def test_the_newest_passed_record_wins(snippets, tmp_path):
+    cases = cases_for(snippets)
+    old = passed(cases[("fixture.chain", "torch", "gpu")], date="2026-01-01")
+    new = passed(cases[("fixture.chain", "torch", "gpu")], date="2026-06-01")
+    reports = make_reports(
+        snippets, tmp_path, run_all(snippets), [("a", [new], VERSIONS), ("b", [old], VERSIONS)]
+    )
+    assert reports.get("fixture.chain", "torch", "gpu")["env"]["date"] == "2026-06-01"
+
+
+def test_freshness_of_the_live_report(snippets, tmp_path):
+    path = tmp_path / "claims.json"
+    assert freshness(path, snippets, VERSIONS) == f"missing: {path}"
+    records = run_all(snippets)
+    write(records[1:], path, snippets=snippets, versions=VERSIONS)
+    assert freshness(path, snippets, VERSIONS) == "stale: no result for fixture.leaf[paddle-cpu]"
+    case = cases_for(snippets)[("fixture.leaf", "paddle", "cpu")]
+    bad = record(case, status="failed", env=env_for("paddle"), reason="x")
+    write([bad], path, snippets=snippets, versions=VERSIONS)
+    assert freshness(path, snippets, VERSIONS) == "stale: fixture.leaf[paddle-cpu] failed"
+    write(records, path, snippets=snippets, versions=VERSIONS)
+    assert freshness(path, snippets, VERSIONS) == "fresh"
+    assert freshness(path, snippets, {**VERSIONS, "torch": "2.14.1"}).startswith(
+        "stale: fixture.leaf[torch-cpu]: ran on torch 2.13.0+cpu, expected 2.14.1"
+    )
+    path.write_text("{}", encoding="utf-8")
+    assert freshness(path, snippets, VERSIONS).startswith("unreadable: ")

@@ -1,0 +1,826 @@
+"""Rendering the reports into pages, in the page's language.
+
+- ``{{ <id> | <framework>[@<device>] | <field> }}`` becomes what the run observed (see
+  ``snippets/README.md`` for the fields). Every value links to its row on the verification
+  page, with a tooltip naming the claim, framework, device and the environment it ran in;
+- ``{{ verified }}`` becomes the line that says what the page was verified with;
+- ``{{ verification-table }}`` the verification page: every claim with each result in its own
+  environment, and the matrix of claims across framework releases;
+- ``{{ silent-failures }}`` the table of every claim marked ``[[claim.silent]]``.
+
+A placeholder that names a missing, failed, skipped or stale claim raises ReportError naming
+the page and the claim (the MkDocs hook turns it into a build error).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from verified.claims import FRAMEWORK_NAMES, FRAMEWORKS, ROOT, Claim
+from verified.report import Entry, ReportError, Reports
+from verified.versions import release, sort_key
+
+PLACEHOLDER = re.compile(
+    r"\{\{\s*(?P<id>[a-z0-9][a-z0-9.-]*)\s*\|\s*(?P<fw>paddle|torch)(?:@(?P<dev>cpu|gpu))?\s*"
+    r"\|\s*(?P<field>[a-z_]+)(?:\.(?P<key>[\w-]+))?\s*\}\}"
+)
+ANY_BRACES = re.compile(r"\{\{.*?\}\}")
+BLOCK_FIELDS = {"output"}
+VALUE_FIELDS = {
+    "type",
+    "message",
+    "value",
+    "bytes",
+    "theoretical",
+    "ratio",
+    "median_baseline",
+    "median_candidate",
+}
+TEXT_FIELDS = {"statement", "releases"}
+DIRECTIVES = ("verified", "verification-table", "silent-failures")
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{[^}]*\})?\s*$")
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+TEXT = {
+    "en": {
+        "output": "Output",
+        "bytes": "bytes",
+        "verified": "Verified by running the code: {live}{releases}. GPU: {gpu}. "
+        "See the [verification report](verification.md).",
+        "live": "{versions} on {device}, {date}",
+        "releases": "; the same claims were also run on {ranges}",
+        "gpu_none": "not run for this page",
+        "gpu_some": "{runs}",
+        "and": " and ",
+        "list_sep": ", ",
+        "colon": ": ",
+        "paren": "({})",
+        "dev": {"cpu": "CPU", "gpu": "GPU"},
+        "status": {
+            "passed": "passed",
+            "failed": "failed",
+            "skipped": "not run",
+            "not-runnable": "not runnable",
+            "stale": "stale",
+        },
+        "claim": "Claim",
+        "framework": "Framework",
+        "snippet": "Snippet and claims file",
+        "shown_in": "Shown in",
+        "statement": "Statement",
+        "not_shown": "not shown on a page",
+        "not_run": "GPU cases marked “— not run” were declared but not run, because:",
+        "cpu_col": "CPU",
+        "gpu_col": "GPU",
+        "env": "ran with {env}",
+        "tooltip": "Claim {id} · {framework} · {device} · {env} — click for the verification "
+        "report",
+        "source": "Claim {id} · {framework} · {device} · {env}",
+        "environments": "Environments",
+        "env_table": "| Report | Frameworks | Device | Python | Processor | Generated |",
+        "this_build": "this build",
+        "matrix": "Across framework releases",
+        "matrix_intro": "Each CPU claim of {framework}, run on each release. ✓ passed with the "
+        "expectation of the pinned release; ≠ behaves differently, as the note says (the "
+        "claim declares the difference for that range, and the run confirmed it); ⊘ cannot "
+        "run on that release (the reason is noted); ✗ failed; ⟳ stale (the snippet, the claim "
+        "or the engine changed since that run: it is not counted); · not run.",
+        "notes": "Notes",
+        "releases_field": "{framework} {holds}",
+        "holds_all": "{ranges}",
+        "differs": "; differs on {versions}: {note}",
+        "unrunnable": "; cannot run on {versions}: {note}",
+        "none": "none",
+        "silent_symptom": "Symptom",
+        "silent_affected": "Affected",
+        "silent_section": "Shown in",
+        "silent_fix": "Fix",
+        "no_silent": "no silent failure in {framework} on this run",
+    },
+    "zh": {
+        "output": "输出",
+        "bytes": "字节",
+        "verified": "本页的报错信息、数值与内存数据均由实际运行代码得到：{live}{releases}。"
+        "GPU：{gpu}。详见[验证报告](verification.md)。",
+        "live": "{versions}，{device}，{date}",
+        "releases": "；同样的断言还在 {ranges} 上运行过",
+        "gpu_none": "本页的 GPU 用例均未运行",
+        "gpu_some": "{runs}",
+        "and": " 与 ",
+        "list_sep": "、",
+        "colon": "：",
+        "paren": "（{}）",
+        "dev": {"cpu": "CPU", "gpu": "GPU"},
+        "status": {
+            "passed": "通过",
+            "failed": "失败",
+            "skipped": "未运行",
+            "not-runnable": "无法运行",
+            "stale": "已过期",
+        },
+        "claim": "断言",
+        "framework": "框架",
+        "snippet": "代码片段与断言文件",
+        "shown_in": "出现于",
+        "statement": "内容",
+        "not_shown": "未在页面中引用",
+        "not_run": "标为“— 未运行”的 GPU 用例已声明，但没有运行，原因如下：",
+        "cpu_col": "CPU",
+        "gpu_col": "GPU",
+        "env": "运行环境：{env}",
+        "tooltip": "断言 {id} · {framework} · {device} · {env}（点击查看验证报告）",
+        "source": "断言 {id} · {framework} · {device} · {env}",
+        "environments": "运行环境",
+        "env_table": "| 报告 | 框架 | 设备 | Python | 处理器 | 生成时间 |",
+        "this_build": "本次构建",
+        "matrix": "跨框架版本的验证",
+        "matrix_intro": "{framework} 的每条 CPU 断言在各个版本上的运行结果。✓ 通过（与固定版本的预期一致）；"
+        "≠ 行为不同，见注释（断言为该版本范围声明了这一差异，运行结果证实了它）；⊘ 在该版本上无法运行"
+        "（注释说明原因）；✗ 失败；⟳ 已过期（此后代码片段、断言或引擎有改动，结果不计）；· 未运行。",
+        "notes": "注释",
+        "releases_field": "{framework} {holds}",
+        "holds_all": "{ranges}",
+        "differs": "；在 {versions} 上不同：{note}",
+        "unrunnable": "；在 {versions} 上无法运行：{note}",
+        "none": "无",
+        "silent_symptom": "症状",
+        "silent_affected": "受影响的框架",
+        "silent_section": "详见",
+        "silent_fix": "修正方法",
+        "no_silent": "本次运行中 {framework} 没有出现此问题",
+    },
+}
+
+ARTICLES = {
+    "inplace": {"en": "In-place operations", "zh": "原位操作"},
+    "accumulation": {"en": "Gradient accumulation", "zh": "梯度累积"},
+}
+
+
+# -- formatting ---------------------------------------------------------------------------------
+
+
+def fmt_bytes(n: int, lang: str) -> str:
+    mib = n / 2**20
+    unit = TEXT[lang]["bytes"]
+    if lang == "zh":
+        return f"{n:,} {unit}（{mib:.2f} MiB）"
+    return f"{n:,} {unit} ({mib:.2f} MiB)"
+
+
+def fmt_value(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(fmt_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {fmt_value(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def fmt_seconds(s: float) -> str:
+    if s >= 1:
+        return f"{s:.2f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s * 1e6:.1f} µs"
+
+
+def fmt_ratio(ratio: float, lang: str) -> str:
+    return f"{ratio:.2f} 倍" if lang == "zh" else f"{ratio:.2f}×"
+
+
+def escape(text: str) -> str:
+    """HTML-escape, and keep Markdown from reading the text: brackets, pipes, stars,
+    underscores, backticks and braces become character references."""
+    out = html.escape(text, quote=True)
+    for char in "[]|*_`{}\\":
+        out = out.replace(char, f"&#{ord(char)};")
+    return out
+
+
+def cell(markdown: str) -> str:
+    """Markdown text for a table cell: pipes escaped, line breaks joined."""
+    return markdown.replace("|", "\\|").replace("\n", " ")
+
+
+def code(text: str) -> str:
+    return f"<code>{escape(text)}</code>"
+
+
+def env_text(env: dict, lang: str) -> str:
+    """One line: framework release, device (GPU name, CUDA), Python, date."""
+    fw = env.get("framework")
+    parts = [f"{fw} {release(env.get('version'))}" if fw else "?"]
+    if env.get("device") == "gpu":
+        gpu = env.get("gpu") or "GPU"
+        parts.append(f"{gpu}, CUDA {env.get('cuda')}" if env.get("cuda") else gpu)
+    else:
+        cpu = TEXT[lang]["paren"].format(env.get("cpu")) if env.get("cpu") else ""
+        parts.append("CPU" + (" " + cpu if lang == "en" and cpu else cpu))
+    parts.append(f"Python {env.get('python')}")
+    parts.append((env.get("date") or "?")[:10])
+    return ", ".join(parts) if lang == "en" else "，".join(parts)
+
+
+def anchor(claim_id: str, framework: str | None = None) -> str:
+    return "c-" + claim_id.replace(".", "-") + (f"-{framework}" if framework else "")
+
+
+# -- fields ----------------------------------------------------------------------------------
+
+
+def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: str) -> str:
+    """The HTML of one value field of a record (no provenance)."""
+    observed = rec.get("observed") or {}
+    if field_name in ("type", "message"):
+        exc = observed.get("exception")
+        if not exc:
+            raise ReportError(f"{label}: the claim observed no exception")
+        if field_name == "type":
+            return code(exc["type"])
+        lines = exc["message"].strip().splitlines()
+        return code(lines[0] if lines else "")
+    if field_name in ("bytes", "theoretical"):
+        value = observed.get("bytes" if field_name == "bytes" else "theoretical_bytes")
+        if key is not None:
+            if not isinstance(value, dict) or key not in value:
+                raise ReportError(f"{label}: no region {key!r} in {_keys(value)}")
+            value = value[key]
+        elif isinstance(value, dict):
+            raise ReportError(f"{label}: name a region, one of {sorted(value)}")
+        if not isinstance(value, int):
+            raise ReportError(f"{label}: no byte count observed")
+        return fmt_bytes(value, lang)
+    if field_name == "ratio":
+        return fmt_ratio(observed["ratio"], lang)
+    if field_name in ("median_baseline", "median_candidate"):
+        return fmt_seconds(observed[f"{field_name}_s"])
+    if field_name == "value":
+        value = observed.get("value")
+        if key is not None:
+            if not isinstance(value, dict) or key not in value:
+                raise ReportError(f"{label}: no key {key!r} in the observed value")
+            value = value[key]
+        return code(fmt_value(value))
+    raise ReportError(f"{label}: unknown field {field_name!r}")
+
+
+def _keys(value) -> list:
+    return sorted(value) if isinstance(value, dict) else []
+
+
+def output_text(rec: dict) -> str:
+    """What the snippet printed and, for an error, the exception's last traceback line."""
+    observed = rec.get("observed") or {}
+    text = observed.get("output", "").rstrip("\n")
+    exc = observed.get("exception")
+    if exc:
+        shown = exc["message"].strip().splitlines()
+        if len(shown) > 12:
+            shown = shown[:12] + ["..."]
+        text = (text + "\n" if text else "") + "Traceback (most recent call last):\n  ...\n"
+        text += f"{exc['type']}: " + "\n".join(shown)
+    return text
+
+
+# -- one page ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Page:
+    """Renders the placeholders of one page (``where`` is its docs path, e.g. ``en/inplace.md``)."""
+
+    reports: Reports
+    lang: str
+    where: str
+    provenance: bool = True  # notebooks get the values without links to the site's report
+    docs: Path = ROOT / "docs"
+    claims_used: set = field(default_factory=set)
+
+    @property
+    def t(self) -> dict:
+        return TEXT[self.lang]
+
+    def entry(self, match: re.Match) -> Entry:
+        return self.reports.entry(match["id"], match["fw"], match["dev"] or "cpu", where=self.where)
+
+    def render(self, markdown: str) -> str:
+        self.claims_used = {m["id"] for m in PLACEHOLDER.finditer(markdown)}
+        lines = []
+        fence = None
+        for line in markdown.split("\n"):
+            stripped = line.strip()
+            indent = line[: len(line) - len(line.lstrip())]
+            opening = FENCE.match(line)
+            if fence is None and opening and "{{" not in stripped:
+                fence = opening[1]
+            elif fence is not None and stripped.startswith(fence):
+                fence = None
+            if stripped == "{{ verification-table }}":
+                lines.append(verification_page(self.reports, self.lang, self.docs))
+                continue
+            if stripped == "{{ silent-failures }}":
+                lines.append(silent_table(self.reports, self.lang, self.docs))
+                continue
+            if stripped == "{{ verified }}":
+                lines.append(indent + self.verified_line())
+                continue
+            whole = PLACEHOLDER.fullmatch(stripped)
+            if whole and whole["field"] in BLOCK_FIELDS:
+                lines.extend(indent + ln for ln in self.block(whole).split("\n"))
+                continue
+            line = PLACEHOLDER.sub(self.inline, line)
+            leftover = ANY_BRACES.search(line)
+            if leftover and fence is None:
+                raise ReportError(f"{self.where}: unrecognised placeholder {leftover[0]!r}")
+            lines.append(line)
+        return "\n".join(lines)
+
+    def inline(self, match: re.Match) -> str:
+        label = f"{self.where}: {match[0]}"
+        name = match["field"]
+        if name in BLOCK_FIELDS:
+            raise ReportError(f"{self.where}: {match[0]} must stand alone on its line")
+        if name == "statement":
+            return claim_by_id(self.reports, match["id"], label).statement[self.lang]
+        if name == "releases":
+            return releases_text(self.reports, match["id"], match["fw"], self.lang, label)
+        if name not in VALUE_FIELDS:
+            raise ReportError(f"{label}: unknown field {name!r}")
+        entry = self.entry(match)
+        shown = field_value(entry.rec, name, match["key"], self.lang, label)
+        if not self.provenance:
+            return shown
+        key = f"{name}.{match['key']}" if match["key"] else name
+        return self.link(shown, entry, key)
+
+    def tooltip(self, entry: Entry, template: str) -> str:
+        rec = entry.rec
+        return self.t[template].format(
+            id=rec["id"],
+            framework=FRAMEWORK_NAMES[rec["framework"]],
+            device=self.t["dev"][rec["device"]],
+            env=env_text(entry.env, self.lang),
+        )
+
+    def link(self, shown: str, entry: Entry, key: str) -> str:
+        """A value linked to its row of the verification report, with its provenance."""
+        rec = entry.rec
+        title = escape(self.tooltip(entry, "tooltip")).replace("&quot;", "'")
+        return (
+            f"[{shown}](verification.md#{anchor(rec['id'], rec['framework'])})"
+            f'{{ .claim-value title="{title}" data-claim="{rec["id"]}" '
+            f'data-framework="{rec["framework"]}" data-device="{rec["device"]}" '
+            f'data-field="{key}" }}'
+        )
+
+    def block(self, match: re.Match) -> str:
+        entry = self.entry(match)
+        text = output_text(entry.rec)
+        fence = "````" if "```" in text else "```"
+        out = f'{fence}text title="{self.t["output"]}"\n{text}\n{fence}'
+        if self.provenance:
+            rec = entry.rec
+            source = escape(self.tooltip(entry, "source"))
+            out += (
+                f"\n\n[{source}](verification.md#{anchor(rec['id'], rec['framework'])})"
+                f'{{ .claim-source data-claim="{rec["id"]}" data-framework="{rec["framework"]}" '
+                f'data-device="{rec["device"]}" data-field="output" }}'
+            )
+        return out
+
+    def verified_line(self) -> str:
+        return verified_line(self.reports, self.lang, self.claims_used or None)
+
+
+def claim_by_id(reports: Reports, claim_id: str, label: str) -> Claim:
+    for claim in reports.claims:
+        if claim.id == claim_id:
+            return claim
+    raise ReportError(f"{label}: unknown claim {claim_id!r}")
+
+
+# -- the "verified with" line --------------------------------------------------------------------
+
+
+def _join(items: list[str], lang: str) -> str:
+    t = TEXT[lang]
+    if len(items) <= 1:
+        return "".join(items)
+    return t["list_sep"].join(items[:-1]) + t["and"] + items[-1]
+
+
+def span(versions: list[str]) -> str:
+    ordered = sorted({release(v) for v in versions}, key=sort_key)
+    if not ordered:
+        return "?"
+    return ordered[0] if len(ordered) == 1 else f"{ordered[0]}–{ordered[-1]}"
+
+
+def verified_line(reports: Reports, lang: str, claim_ids: set | None = None) -> str:
+    """What the page was verified with: the live run, the releases its claims were also run
+    on (fresh records only), and whether its GPU cases ran."""
+    t = TEXT[lang]
+    ids = claim_ids or {c.id for c in reports.claims}
+    live = [e for e in reports.live.entries() if e.rec["id"] in ids and not e.stale]
+    if not live:
+        raise ReportError(f"no fresh result in {reports.live.path.name} for this page's claims")
+    cpu_env = next((e.env for e in live if e.rec["device"] == "cpu"), live[0].env)
+    versions = _join(
+        [
+            f"{FRAMEWORK_NAMES[fw]} {release((cpu_env.get('versions') or {}).get(fw))}"
+            for fw in FRAMEWORKS
+        ],
+        lang,
+    )
+    device = "CPU" + (" " if lang == "en" else "") + t["paren"].format(cpu_env.get("cpu"))
+    date = max((e.env.get("date") or "") for e in live)[:10]
+    ranges = []
+    for fw in FRAMEWORKS:
+        seen = [
+            e.env.get("version")
+            for r in reports.all
+            for e in r.entries()
+            if e.rec["id"] in ids
+            and e.rec["framework"] == fw
+            and e.rec["device"] == "cpu"
+            and not e.stale
+            and e.status != "failed"
+        ]
+        if len({release(v) for v in seen}) > 1:
+            ranges.append(f"{FRAMEWORK_NAMES[fw]} {span(seen)}")
+    releases = t["releases"].format(ranges=_join(ranges, lang)) if ranges else ""
+    gpu_runs = sorted(
+        {
+            f"{FRAMEWORK_NAMES[e.rec['framework']]} {release(e.env.get('version'))} "
+            f"({e.env.get('gpu')})"
+            for r in reports.all
+            for e in r.entries()
+            if e.rec["id"] in ids and e.rec["device"] == "gpu" and e.status == "passed"
+        }
+    )
+    gpu = _join(gpu_runs, lang) if gpu_runs else t["gpu_none"]
+    live_text = t["live"].format(versions=versions, device=device, date=date)
+    return "*" + t["verified"].format(live=live_text, releases=releases, gpu=gpu) + "*"
+
+
+# -- version notes in prose ------------------------------------------------------------------------
+
+
+def release_results(reports: Reports, claim_id: str, framework: str) -> dict[str, Entry]:
+    """Release -> the fresh CPU entry of a claim, across the live and environment reports."""
+    found: dict[str, Entry] = {}
+    for entry in reports.entries_for(claim_id, framework, "cpu"):
+        if entry.stale:
+            continue
+        version = release(entry.env.get("version"))
+        found.setdefault(version, entry)
+    return dict(sorted(found.items(), key=lambda kv: sort_key(kv[0])))
+
+
+def releases_text(reports: Reports, claim_id: str, framework: str, lang: str, label: str) -> str:
+    """Where a claim holds as stated, and where (and how) it differs: for a sentence such as
+    "in Paddle before 3.0 …". Every release counted is a fresh record that passed, or that
+    was confirmed not runnable."""
+    t = TEXT[lang]
+    results = release_results(reports, claim_id, framework)
+    if not results:
+        raise ReportError(f"{label}: no fresh CPU result for {claim_id} [{framework}]")
+    failed = [v for v, e in results.items() if e.status == "failed"]
+    if failed:
+        raise ReportError(f"{label}: {claim_id} [{framework}] failed on {', '.join(failed)}")
+    holds = [v for v, e in results.items() if e.status == "passed" and not e.rec.get("override")]
+    text = t["releases_field"].format(
+        framework=FRAMEWORK_NAMES[framework], holds=span(holds) if holds else t["none"]
+    )
+    groups: dict[tuple[str, str], list[str]] = {}
+    for version, entry in results.items():
+        override = entry.rec.get("override")
+        if override:
+            kind = "unrunnable" if entry.status == "not-runnable" else "differs"
+            groups.setdefault((kind, override["note"][lang]), []).append(version)
+    for (kind, note), versions in groups.items():
+        text += t[kind].format(versions=_join(versions, lang), note=note)
+    return text
+
+
+# -- the verification page ---------------------------------------------------------------------
+
+
+def statement_sections(docs: Path, lang: str) -> dict[str, list[tuple[str, str, str]]]:
+    """Claim id -> [(page, heading, anchor)] of every section of a page that uses it."""
+    from pymdownx.slugs import slugify
+
+    slug = slugify(case="lower")
+    found: dict[str, list[tuple[str, str, str]]] = {}
+    for page in sorted((docs / lang).glob("*.md")):
+        heading, ident, seen_ids, fence = "", "", {}, None
+        for line in page.read_text(encoding="utf-8").split("\n"):
+            opening = FENCE.match(line)
+            if fence is None and opening:
+                fence = opening[1]
+                continue
+            if fence is not None:
+                if line.strip().startswith(fence):
+                    fence = None
+                continue
+            match = HEADING.match(line)
+            if match and len(match[1]) >= 2:
+                heading = re.sub(r"`([^`]*)`", r"\1", match[2])
+                base = slug(heading, "-")
+                count = seen_ids.get(base, 0)
+                seen_ids[base] = count + 1
+                ident = base if count == 0 else f"{base}_{count}"
+            for m in PLACEHOLDER.finditer(line):
+                where = (page.name, heading, ident)
+                if where not in found.setdefault(m["id"], []):
+                    found[m["id"]].append(where)
+    return found
+
+
+SKIP_TEXT = {
+    "en": {
+        "no_cuda": "torch {version}: torch.cuda.is_available() is False on this machine",
+        "cpu_build": "paddle {version} is a CPU build "
+        "(paddle.device.is_compiled_with_cuda() is False)",
+        "no_device": "paddle {version}: no CUDA device visible",
+    },
+    "zh": {
+        "no_cuda": "torch {version}：本机上 torch.cuda.is_available() 为 False",
+        "cpu_build": "paddle {version} 是 CPU 版本，paddle.device.is_compiled_with_cuda() 为 False",
+        "no_device": "paddle {version}：没有可见的 CUDA 设备",
+    },
+}
+
+
+def skip_text(rec: dict, lang: str) -> str:
+    """Why a case was skipped, in the page's language."""
+    skip = rec.get("skip") or {}
+    template = SKIP_TEXT[lang].get(skip.get("code"))
+    if template is None:
+        return str(rec.get("reason"))
+    return template.format(version=skip.get("version"))
+
+
+def env_short(env: dict, lang: str) -> str:
+    """The environment in a table cell: release and date, the rest in the tooltip."""
+    fw = env.get("framework") or "?"
+    device = f" · {env.get('gpu')}" if env.get("device") == "gpu" and env.get("gpu") else ""
+    shown = f"{fw} {release(env.get('version'))}{device} · {(env.get('date') or '?')[:10]}"
+    title = escape(env_text(env, lang)).replace("&quot;", "'")
+    return f'<span class="claim-env" title="{title}">{escape(shown)}</span>'
+
+
+def summary(entry: Entry, lang: str) -> str:
+    """One table cell: status, what was observed (shortened), and the environment."""
+    t = TEXT[lang]
+    rec, status = entry.rec, entry.status
+    env = env_short(entry.env, lang)
+    if status == "skipped":
+        return f"— {t['status']['skipped']}"
+    if status == "stale":
+        return f"⟳ {t['status']['stale']}: {escape(entry.stale)}"
+    if status == "failed":
+        return f"✗ {t['status']['failed']}: {escape(str(rec.get('reason') or '')[:200])}<br>{env}"
+    if status == "not-runnable":
+        return f"⊘ {t['status']['not-runnable']}: {escape(str(rec.get('reason'))[:200])}<br>{env}"
+    obs = rec.get("observed") or {}
+    kind = rec["kind"]
+    if kind == "error":
+        exc = obs["exception"]
+        shown = code(shorten(exc["type"] + ": " + exc["message"].strip().splitlines()[0], 140))
+    elif kind in ("value", "behaviour"):
+        shown = code(shorten(fmt_value(obs.get("value")), 140))
+    elif kind == "memory":
+        got, theo = obs["bytes"], obs["theoretical_bytes"]
+        if isinstance(got, dict):
+            shown = "<br>".join(f"{escape(k)}: {got[k]:,} / {theo[k]:,}" for k in got)
+        else:
+            shown = f"{got:,} / {theo:,}"
+        shown += " " + ("B (measured / theoretical)" if lang == "en" else "字节（实测 / 理论值）")
+    else:
+        medians = (
+            f"{fmt_seconds(obs['median_baseline_s'])} / {fmt_seconds(obs['median_candidate_s'])}"
+        )
+        shown = (
+            fmt_ratio(obs["ratio"], lang)
+            + (" " if lang == "en" else "")
+            + t["paren"].format(medians)
+        )
+    return f"✓ {shown}<br>{env}"
+
+
+def shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def verification_page(reports: Reports, lang: str, docs: Path) -> str:
+    t = TEXT[lang]
+    sections = statement_sections(docs, lang)
+    out = [f"## {t['environments']}", "", t["env_table"], "|---|---|---|---|---|---|"]
+    for report in reports.all:
+        envs = {
+            (
+                tuple(sorted((e.env.get("versions") or {}).items())),
+                e.env.get("device"),
+                e.env.get("gpu"),
+                e.env.get("python"),
+                e.env.get("cpu"),
+            )
+            for e in report.entries()
+            if e.rec["status"] != "skipped"
+        }
+        name = t["this_build"] if report is reports.live else report.name
+        for versions, device, gpu, python, cpu in sorted(envs, key=str):
+            frameworks = ", ".join(f"{fw} {release(v)}" for fw, v in versions if v)
+            shown_device = f"GPU ({gpu})" if device == "gpu" and gpu else t["dev"][device]
+            out.append(
+                f"| {escape(name)} | {frameworks} | {escape(shown_device)} | {python} | "
+                f"{escape(str(cpu))} | {report.data.get('generated', '')[:16]} |"
+            )
+    reasons = sorted(
+        {
+            (e.rec["framework"], skip_text(e.rec, lang))
+            for r in reports.all
+            for e in r.entries()
+            if e.rec["status"] == "skipped"
+        }
+    )
+    if reasons:
+        out += ["", t["not_run"], ""]
+        out += [f"- {FRAMEWORK_NAMES[fw]}{t['colon']}{escape(reason)}" for fw, reason in reasons]
+    out.append("")
+    claims = reports.claims
+    for article in sorted({c.article for c in claims}):
+        title = ARTICLES.get(article, {}).get(lang, article)
+        out += [f"## [{title}]({article}.md)", ""]
+        out.append(
+            f"| {t['claim']} | {t['framework']} | {t['snippet']} | {t['cpu_col']} | "
+            f"{t['gpu_col']} |"
+        )
+        out.append("|---|---|---|---|---|")
+        for claim in (c for c in claims if c.article == article):
+            used = sections.get(claim.id, [])
+            shown_in = (
+                "<br>".join(f"[{cell(h)}]({p}#{a})" for p, h, a in used) if used else t["not_shown"]
+            )
+            first = (
+                f'<a id="{anchor(claim.id)}"></a>`{claim.id}`<br>'
+                f"{cell(claim.statement[lang])}<br>{t['shown_in']}{t['colon']}{shown_in}"
+            )
+            for fw in FRAMEWORKS:
+                cells = []
+                case_files = None
+                for dev in ("cpu", "gpu"):
+                    if dev not in claim.devices:
+                        cells.append("—")
+                        continue
+                    entries = reports.entries_for(claim.id, fw, dev)
+                    if dev == "cpu":
+                        entries = [e for e in entries if e.report is reports.live]
+                    if not entries:
+                        raise ReportError(
+                            f"verification page: claim {claim.id} [{fw}-{dev}] is missing from "
+                            "the report; run the claims"
+                        )
+                    passed = [e for e in entries if e.status == "passed"]
+                    shown = passed or entries
+                    cells.append("<br>".join(summary(e, lang) for e in shown))
+                    case_files = case_files or shown[0].rec.get("files")
+                files = [f"`{f}`" for f in (case_files or [])]
+                files.append(f"`{claim.path.parent.name}/claims.toml`")
+                fw_cell = f'<a id="{anchor(claim.id, fw)}"></a>{FRAMEWORK_NAMES[fw]}'
+                out.append(
+                    f"| {first} | {fw_cell} | {'<br>'.join(files)} | " + " | ".join(cells) + " |"
+                )
+                first = ""
+        out.append("")
+    out += release_matrix(reports, lang)
+    return "\n".join(out)
+
+
+MARKS = {"passed": "✓", "differs": "≠", "not-runnable": "⊘", "failed": "✗", "stale": "⟳"}
+
+
+def release_matrix(reports: Reports, lang: str) -> list[str]:
+    """Claims × framework releases, one table per framework, with numbered notes."""
+    t = TEXT[lang]
+    out = [f"## {t['matrix']}", ""]
+    for fw in FRAMEWORKS:
+        by_release: dict[str, dict[str, Entry]] = {}
+        for report in reports.all:
+            for entry in report.entries():
+                rec = entry.rec
+                if rec["framework"] != fw or rec["device"] != "cpu":
+                    continue
+                version = release(entry.env.get("version"))
+                by_release.setdefault(version, {}).setdefault(rec["id"], entry)
+        versions = sorted(by_release, key=sort_key)
+        out += [
+            f"### {FRAMEWORK_NAMES[fw]}",
+            "",
+            t["matrix_intro"].format(framework=FRAMEWORK_NAMES[fw]),
+            "",
+        ]
+        out.append(f"| {t['claim']} | " + " | ".join(versions) + " |")
+        out.append("|---|" + "---|" * len(versions))
+        notes: list[str] = []
+        for claim in reports.claims:
+            if "cpu" not in claim.devices:
+                continue
+            cells = []
+            for version in versions:
+                entry = by_release[version].get(claim.id)
+                if entry is None:
+                    cells.append("·")
+                    continue
+                status = entry.status
+                note = None
+                if status == "passed" and entry.rec.get("override"):
+                    status, note = "differs", entry.rec["override"]["note"][lang]
+                elif status == "not-runnable":
+                    override = entry.rec.get("override")
+                    note = override["note"][lang] if override else str(entry.rec.get("reason"))
+                elif status == "failed":
+                    note = str(entry.rec.get("reason"))[:300]
+                elif status == "stale":
+                    note = entry.stale
+                mark = MARKS.get(status, status)
+                if note:
+                    if note not in notes:
+                        notes.append(note)
+                    mark += f"<sup>{notes.index(note) + 1}</sup>"
+                cells.append(mark)
+            link = f"[`{claim.id}`](#{anchor(claim.id)})"
+            out.append(f"| {link} | " + " | ".join(cells) + " |")
+        out.append("")
+        if notes:
+            out.append(f"**{t['notes']}**")
+            out.append("")
+            out += [f"{i}. {escape(note)}" for i, note in enumerate(notes, start=1)]
+            out.append("")
+    return out
+
+
+# -- the silent-failures page ---------------------------------------------------------------------
+
+
+def silent_rows(reports: Reports) -> list[tuple[Claim, dict, list[str]]]:
+    """(claim, silent row, affected frameworks) for every [[claim.silent]]; the frameworks are
+    those whose passed live record observed the fact as true."""
+    rows = []
+    for claim in reports.claims:
+        for row in claim.silent:
+            affected = []
+            for fw in FRAMEWORKS:
+                rec = reports.get(claim.id, fw, "cpu", where="silent failures")
+                value = (rec.get("observed") or {}).get("value") or {}
+                if value.get(row["fact"]) is True:
+                    affected.append(fw)
+            rows.append((claim, row, affected))
+    return rows
+
+
+def silent_table(reports: Reports, lang: str, docs: Path) -> str:
+    t = TEXT[lang]
+    out = [
+        f"| {t['silent_symptom']} | {t['silent_affected']} | {t['silent_section']} | "
+        f"{t['silent_fix']} |",
+        "|---|---|---|---|",
+    ]
+    sections = None
+    for claim, row, affected in silent_rows(reports):
+        if sections is None:
+            sections = statement_sections(docs, lang)
+        heading = next((h for p, h, a in sections.get(claim.id, []) if a == row["section"]), None)
+        if heading is None:
+            raise ReportError(
+                f"silent failures: claim {claim.id} names section {row['section']!r}, which "
+                f"does not use it in docs/{lang}/{claim.article}.md"
+            )
+        names = []
+        for fw in affected:
+            names.append(f"[{FRAMEWORK_NAMES[fw]}](verification.md#{anchor(claim.id, fw)})")
+        shown = (t["list_sep"]).join(names) or t["none"]
+        out.append(
+            f"| {cell(row['symptom'][lang])} | {shown} | "
+            f"[{cell(heading)}]({claim.article}.md#{row['section']}) | "
+            f"{cell(row['fix'][lang])} |"
+        )
+    return "\n".join(out)
+
+
+def render(
+    markdown: str,
+    lang: str,
+    where: str,
+    reports: Reports,
+    *,
+    provenance: bool = True,
+    docs: Path = ROOT / "docs",
+) -> str:
+    return Page(reports, lang, where, provenance, docs).render(markdown)
