@@ -528,3 +528,32 @@ def test_whole_page_renders_in_both_languages(site):
         "{{ verification-table }}\n\n{{ silent-failures }}", "en", "v", reports_of(site), docs=docs
     )
     assert "## Environments" in page and "| Symptom |" in page
+
+
+# -- Chinese soft line breaks ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("markdown", "joined"),
+    [
+        ("第一行，\n第二行。", "第一行，第二行。"),  # after full-width punctuation
+        ("原位操作\n会报错。", "原位操作会报错。"),  # after a character
+        ("调用 `add_()`\n后报错。", "调用 `add_()`后报错。"),  # before a character
+        ("English line\nnext line", "English line\nnext line"),  # not Chinese: a space
+        ("第一段。\n\n第二段。", "第一段。\n\n第二段。"),  # paragraphs stay apart
+        ("说明：\n- 列表项", "说明：\n- 列表项"),  # block syntax is left alone
+        ("说明：\n1. 列表项", "说明：\n1. 列表项"),
+        ("| 表格 |\n| 行 |", "| 表格 |\n| 行 |"),
+        ("## 标题\n正文", "## 标题\n正文"),
+        ("```\n代码\n代码\n```", "```\n代码\n代码\n```"),  # fences are left alone
+        ("    缩进的\n    续行", "    缩进的续行"),  # same indentation: joined
+        ("    缩进的\n续行", "    缩进的\n续行"),  # another indentation: not
+        ("文字\n{{ verified }}", "文字\n{{ verified }}"),
+        ('文字\n=== "PyTorch"', '文字\n=== "PyTorch"'),
+        ("<figure>\n图", "<figure>\n图"),
+    ],
+)
+def test_join_cjk_soft_breaks(markdown, joined):
+    from verified.render import join_cjk_soft_breaks
+
+    assert join_cjk_soft_breaks(markdown) == joined

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import re
 import sys
 import warnings
 from pathlib import Path
@@ -25,7 +24,7 @@ if str(ROOT) not in sys.path:  # hooks are loaded by file path; make `verified` 
     sys.path.insert(0, str(ROOT))
 
 from verified.claims import LANGS, SNIPPETS  # noqa: E402
-from verified.render import Page  # noqa: E402
+from verified.render import Page, join_cjk_soft_breaks  # noqa: E402
 from verified.report import ReportError, Reports  # noqa: E402
 
 _reports: Reports | None = None
@@ -112,42 +111,3 @@ def on_page_markdown(markdown, page, config, files):
 
 def render(markdown: str, lang: str, where: str, *, provenance: bool = True) -> str:
     return Page(report(), lang, where, provenance).render(markdown)
-
-
-CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
-CJK_END = re.compile(f"[{CJK}]$")
-CJK_START = re.compile(f"^[{CJK}]")
-BLOCK_START = re.compile(r"^(\s*)([-*+] |\d+\. |#|>|\||=== |!!! |\?\?\? |<|```|~~~|--8<--|\{\{)")
-
-
-def join_cjk_soft_breaks(markdown: str) -> str:
-    """Join paragraph lines broken after a Chinese character or full-width punctuation.
-
-    Markdown turns a soft line break into a space, which is right between English words and
-    wrong between Chinese characters ("。 下面"). Code blocks, lists, tables and other block
-    syntax are left alone; only continuation lines of the same indentation are joined.
-    """
-    out: list[str] = []
-    in_fence = False
-    for line in markdown.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            in_fence = not in_fence
-            out.append(line)
-            continue
-        previous = out[-1] if out else ""
-        indent = line[: len(line) - len(line.lstrip())]
-        prev_indent = previous[: len(previous) - len(previous.lstrip())]
-        if (
-            not in_fence
-            and stripped
-            and previous.strip()
-            and indent == prev_indent
-            and not BLOCK_START.match(line)
-            and not previous.strip().startswith(("|", "#", "```", "~~~", "=== ", "!!! ", "<"))
-            and (CJK_END.search(previous.rstrip()) or CJK_START.match(stripped))
-        ):
-            out[-1] = previous.rstrip() + stripped
-            continue
-        out.append(line)
-    return "\n".join(out)

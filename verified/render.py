@@ -824,3 +824,44 @@ def render(
     docs: Path = ROOT / "docs",
 ) -> str:
     return Page(reports, lang, where, provenance, docs).render(markdown)
+
+
+# -- Chinese soft line breaks ----------------------------------------------------------------
+
+CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+CJK_END = re.compile(f"[{CJK}]$")
+CJK_START = re.compile(f"^[{CJK}]")
+BLOCK_START = re.compile(r"^(\s*)([-*+] |\d+\. |#|>|\||=== |!!! |\?\?\? |<|```|~~~|--8<--|\{\{)")
+
+
+def join_cjk_soft_breaks(markdown: str) -> str:
+    """Join paragraph lines broken after a Chinese character or full-width punctuation.
+
+    Markdown turns a soft line break into a space, which is right between English words and
+    wrong between Chinese characters ("。 下面"). Code blocks, lists, tables and other block
+    syntax are left alone; only continuation lines of the same indentation are joined.
+    """
+    out: list[str] = []
+    in_fence = False
+    for line in markdown.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = not in_fence
+            out.append(line)
+            continue
+        previous = out[-1] if out else ""
+        indent = line[: len(line) - len(line.lstrip())]
+        prev_indent = previous[: len(previous) - len(previous.lstrip())]
+        if (
+            not in_fence
+            and stripped
+            and previous.strip()
+            and indent == prev_indent
+            and not BLOCK_START.match(line)
+            and not previous.strip().startswith(("|", "#", "```", "~~~", "=== ", "!!! ", "<"))
+            and (CJK_END.search(previous.rstrip()) or CJK_START.match(stripped))
+        ):
+            out[-1] = previous.rstrip() + stripped
+            continue
+        out.append(line)
+    return "\n".join(out)

@@ -22,11 +22,20 @@ class WorkerDied(RuntimeError):
     pass
 
 
+WORKER_MODULE = "verified.worker"
+
+
 class Worker:
-    """One ``python -m verified.worker <framework> <device>`` process."""
+    """One ``python -m verified.worker <framework> <device>`` process (``module`` names another
+    module that speaks the same protocol: the engine's tests use a stand-in)."""
 
     def __init__(
-        self, framework: str, device: str, start_timeout: float = 180, cwd: Path = ROOT
+        self,
+        framework: str,
+        device: str,
+        start_timeout: float = 180,
+        cwd: Path = ROOT,
+        module: str = WORKER_MODULE,
     ) -> None:
         self.framework, self.device = framework, device
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in close())
@@ -35,7 +44,7 @@ class Worker:
         path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
         env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=path)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "verified.worker", framework, device],
+            [sys.executable, "-m", module, framework, device],
             cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -96,9 +105,10 @@ class Worker:
 class Runner:
     """Runs cases; keeps one long-lived worker per (framework, device) for the cheap kinds."""
 
-    def __init__(self) -> None:
+    def __init__(self, module: str = WORKER_MODULE) -> None:
         self.workers: dict[tuple[str, str], Worker] = {}
         self.infos: dict[str, dict] = {}
+        self.module = module
 
     # -- environment -----------------------------------------------------------------------
     def info(self, framework: str) -> dict:
@@ -118,7 +128,7 @@ class Runner:
         key = (framework, device)
         worker = self.workers.get(key)
         if worker is None or not worker.alive():
-            worker = self.workers[key] = Worker(framework, device)
+            worker = self.workers[key] = Worker(framework, device, module=self.module)
         return worker
 
     def close_workers(self) -> None:
@@ -146,7 +156,7 @@ class Runner:
         try:
             if case.isolated:
                 cwd = case.snippet_path.parent if case.spec.get("mode") == "script" else ROOT
-                worker = Worker(case.framework, case.device, cwd=cwd)
+                worker = Worker(case.framework, case.device, cwd=cwd, module=self.module)
                 try:
                     observed = worker.request(payload, case.timeout)
                 finally:
@@ -159,7 +169,7 @@ class Runner:
                     self.workers.pop((case.framework, case.device), None)
                     raise
         except TimeoutError as exc:
-            observed = {"harness_error": f"timed out: {exc} (limit {case.timeout:.0f} s)"}
+            observed = {"harness_error": f"timed out: {exc} (limit {case.timeout:g} s)"}
         except WorkerDied as exc:
             observed = {"harness_error": str(exc)}
         observed["duration_s"] = round(time.perf_counter() - started, 3)

@@ -1,0 +1,46 @@
+"""A stand-in for ``verified.worker`` that speaks its protocol without a framework, so that the
+runner's process handling (start, requests, timeouts, crashes, clean-up) is tested in
+milliseconds: ``python -m tests.fakeworker <framework> <device>``.
+
+``FAKE_WORKER_START`` = ``hang`` or ``die`` misbehaves at start; a request's ``id`` chooses
+what happens: ``hang`` never answers, ``die`` exits with code 3 after writing to stderr,
+anything else answers with what the worker saw.
+"""
+
+import json
+import os
+import sys
+import time
+
+framework, device = sys.argv[1], sys.argv[2]
+start = os.environ.get("FAKE_WORKER_START")
+if start == "hang":
+    time.sleep(60)
+if start == "die":
+    print("cannot import the framework", file=sys.stderr)
+    sys.exit(4)
+info = {
+    "python": "3.11.7",
+    "framework": framework,
+    "device": device,
+    "version": "9.9.9",
+    "cuda_available": os.environ.get("FAKE_WORKER_CUDA") == "1",
+    "why_no_gpu": None if os.environ.get("FAKE_WORKER_CUDA") == "1" else "no GPU in the fake",
+    "why_no_gpu_code": None,
+}
+print(json.dumps({"ready": info}), flush=True)
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["id"] == "hang":
+        time.sleep(60)
+    if request["id"] == "die":
+        print("segmentation fault (pretend)", file=sys.stderr, flush=True)
+        os._exit(3)
+    answer = {
+        "pid": os.getpid(),
+        "cwd": os.getcwd(),
+        "request": request,
+        "output": "",
+        "tensor_devices": {device: 1},
+    }
+    print(json.dumps(answer), flush=True)

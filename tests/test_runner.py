@@ -1,0 +1,147 @@
+"""The runner's process handling, with a stand-in worker (tests/fakeworker.py) instead of a
+framework: which cases share a worker, which get a fresh one and where it starts, what a
+timeout or a crash records, and that nothing is left running."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from claimkit import VERSIONS, make_snippets
+
+from verified.claims import ROOT, all_cases
+from verified.runner import Runner, Worker, WorkerDied
+
+FAKE = "tests.fakeworker"
+
+
+@pytest.fixture
+def cases(tmp_path):
+    return all_cases(make_snippets(tmp_path), VERSIONS)
+
+
+@pytest.fixture
+def runner():
+    runner = Runner(module=FAKE)
+    yield runner
+    runner.close()
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+
+
+def with_spec(case, **changes):
+    return type(case)(case.claim, case.framework, case.device, {**case.spec, **changes},
+                      case.version, case.override)  # fmt: skip
+
+
+def test_worker_protocol_and_clean_up():
+    worker = Worker("torch", "cpu", module=FAKE)
+    assert worker.info["framework"] == "torch" and worker.info["version"] == "9.9.9"
+    assert worker.alive()
+    answer = worker.request({"id": "x", "n": 1}, timeout=10)
+    assert answer["request"] == {"id": "x", "n": 1}
+    assert Path(answer["cwd"]) == ROOT
+    log = Path(worker.log.name)
+    assert log.exists()
+    worker.close()
+    assert not worker.alive() and not log.exists()
+    worker.close()  # closing twice is harmless
+
+
+def test_worker_start_failures(monkeypatch):
+    monkeypatch.setenv("FAKE_WORKER_START", "die")
+    with pytest.raises(WorkerDied) as excinfo:
+        Worker("paddle", "cpu", module=FAKE)
+    assert str(excinfo.value) == "worker exited (code 4):\ncannot import the framework"
+    monkeypatch.setenv("FAKE_WORKER_START", "hang")
+    with pytest.raises(TimeoutError, match=r"^no answer within 0.5 s$"):
+        Worker("paddle", "cpu", start_timeout=0.5, module=FAKE)
+
+
+def test_info_comes_from_one_cpu_worker(runner):
+    info = runner.info("paddle")
+    assert info["framework"] == "paddle" and info["device"] == "cpu"
+    assert runner.info("paddle") is info
+    assert list(runner.workers) == [("paddle", "cpu")]
+    runner.close_workers()
+    assert runner.workers == {} and runner.info("paddle") is info
+
+
+def test_skip_reason_only_for_gpu_cases_without_cuda(runner, cases, monkeypatch):
+    gpu = cases[("fixture.chain", "torch", "gpu")]
+    cpu = cases[("fixture.chain", "torch", "cpu")]
+    assert runner.skip_reason(gpu) == "no GPU in the fake"
+    assert runner.skip_reason(cpu) is None
+    monkeypatch.setenv("FAKE_WORKER_CUDA", "1")
+    with_cuda = Runner(module=FAKE)
+    try:
+        assert with_cuda.skip_reason(gpu) is None
+    finally:
+        with_cuda.close()
+
+
+def test_cheap_cases_share_a_worker_isolated_ones_get_a_fresh_one(runner, cases):
+    grad = cases[("fixture.grad", "torch", "cpu")]
+    launch = cases[("fixture.launch", "torch", "cpu")]
+    first, second = runner.observe(grad), runner.observe(launch)
+    assert first["pid"] == second["pid"] == runner.workers[("torch", "cpu")].proc.pid
+    assert first["request"] == {
+        "id": "fixture.grad",
+        "kind": "value",
+        "snippet": str(grad.snippet_path),
+        "spec": grad.spec,
+    }
+    assert isinstance(first["duration_s"], float)
+    memory = runner.observe(cases[("fixture.chain", "torch", "cpu")])
+    assert memory["pid"] != first["pid"] and not alive(memory["pid"])
+    assert Path(memory["cwd"]) == ROOT
+    script = runner.observe(with_spec(launch, mode="script"))
+    assert script["pid"] not in (first["pid"], memory["pid"]) and not alive(script["pid"])
+    assert Path(script["cwd"]) == launch.snippet_path.parent
+    assert runner.observe(grad)["pid"] == first["pid"]
+    assert list(runner.workers) == [("torch", "cpu")]
+
+
+def test_a_timeout_is_recorded_and_the_worker_replaced(runner, cases):
+    grad = cases[("fixture.grad", "paddle", "cpu")]
+    before = runner.observe(grad)["pid"]
+    hang = type(grad)(
+        type(grad.claim)("hang", "value", grad.claim.path, grad.claim.statement, ("cpu",), grad.claim.raw),
+        "paddle", "cpu", {**grad.spec, "timeout": 0.5}, grad.version,
+    )  # fmt: skip
+    observed = runner.observe(hang)
+    assert observed["harness_error"] == "timed out: no answer within 0.5 s (limit 0.5 s)"
+    assert observed["duration_s"] >= 0.5
+    assert not alive(before)
+    assert runner.observe(grad)["pid"] != before
+
+
+def test_a_crash_is_recorded_with_the_worker_log(runner, cases):
+    grad = cases[("fixture.grad", "torch", "cpu")]
+    before = runner.observe(grad)["pid"]
+    die = type(grad)(
+        type(grad.claim)("die", "value", grad.claim.path, grad.claim.statement, ("cpu",), grad.claim.raw),
+        "torch", "cpu", grad.spec, grad.version,
+    )  # fmt: skip
+    observed = runner.observe(die)
+    assert observed["harness_error"] == "worker exited (code 3):\nsegmentation fault (pretend)"
+    assert ("torch", "cpu") not in runner.workers
+    assert runner.observe(grad)["pid"] != before
+
+
+def test_an_isolated_case_that_hangs_is_killed(runner, cases):
+    chain = cases[("fixture.chain", "paddle", "cpu")]
+    hang = type(chain)(
+        type(chain.claim)("hang", "memory", chain.claim.path, chain.claim.statement, ("cpu",), chain.claim.raw),
+        "paddle", "cpu", {**chain.spec, "timeout": 0.5}, chain.version,
+    )  # fmt: skip
+    observed = runner.observe(hang)
+    assert observed["harness_error"].startswith("timed out: no answer within 0.5 s")
+    assert runner.workers == {}
