@@ -6,12 +6,15 @@ tests      the whole test suite: claims and engine tests, notebooks, site build,
            on the built site
 notebooks  build and execute the downloadable notebooks
 e2e        real-browser tests (Debian's Chromium) against the built site
-lint       ruff
+lint       ruff, and the GitHub workflows validated offline
+mutation   opt-in: mutation testing of the engine (mutmut), score per file
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 from pathlib import Path
 
 import nox
@@ -90,8 +93,57 @@ def sweep(session: nox.Session) -> None:
     session.run("python", "-m", "verified.sweep")
 
 
+@nox.session(python="3.11", default=False)
+def mutation(session: nox.Session) -> None:
+    """Opt-in: mutate the engine (pyproject's [tool.mutmut]) and run its fast tests against every
+    mutant; prints the share killed per file and writes build/mutation.json with the survivors.
+    `nox -s mutation -- results` only summarises the last run."""
+    install(session, "mutation")
+    if "results" not in session.posargs:
+        shutil.rmtree("mutants", ignore_errors=True)  # a stale mutants/ tree misleads mutmut
+        session.run("mutmut", "run", "--max-children", str(os.cpu_count() or 2))
+    summary = mutation_summary(Path("mutants"))
+    Path("build").mkdir(exist_ok=True)
+    Path("build/mutation.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    for name, row in summary["files"].items():
+        session.log(
+            f"{name:24} {row['killed']:5} killed of {row['mutants']:5}: {row['score']:6.1%}"
+            f"  ({row['survived']} survived, {row['no_tests']} without tests, "
+            f"{row['timeout']} timed out)"
+        )
+    session.log("survivors: build/mutation.json; show one with `mutmut show <name>`")
+
+
+# mutmut's exit codes per mutant (mutmut/stats.py): 1 and 3 killed, timeouts killed too.
+KILLED = {1, 3, 24, -24, 36, 152, 255, 37}
+
+
+def mutation_summary(mutants: Path) -> dict:
+    files: dict[str, dict] = {}
+    for meta in sorted(mutants.rglob("*.py.meta")):
+        codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+        name = meta.relative_to(mutants).as_posix().removesuffix(".meta")
+        survivors = sorted(k for k, code in codes.items() if code not in KILLED)
+        killed = len(codes) - len(survivors)
+        files[name] = {
+            "mutants": len(codes),
+            "killed": killed,
+            "survived": sum(1 for code in codes.values() if code == 0),
+            "no_tests": sum(1 for code in codes.values() if code in (5, 33)),
+            "timeout": sum(1 for code in codes.values() if code in (24, -24, 36, 152, 255)),
+            "score": killed / len(codes) if codes else 0.0,
+            "survivors": survivors,
+        }
+    return {"files": files}
+
+
 @nox.session(python="3.11")
 def lint(session: nox.Session) -> None:
+    """ruff, and the GitHub workflows against their schema (offline)."""
     install(session, "lint")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    workflows = sorted(str(p) for p in Path(".github/workflows").glob("*.yml"))
+    if not workflows:
+        session.error("no workflow in .github/workflows")
+    session.run("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows)

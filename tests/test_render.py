@@ -396,7 +396,7 @@ def test_verification_page_rows_say_where_each_result_ran(site):
     ) in page
     assert "`fixture/launch_torch.py`<br>`fixture/data.json`<br>`fixture/work_torch.py`" in page
     assert "Shown in: not shown on a page" in page  # fixture.speed
-    assert "✓ 2.00× (4.00 ms / 2.00 ms)" in page
+    assert "✓ 2.00× (medians: 4.00 ms / 2.00 ms)" in page
     assert "out: 2,048 / 2,048<br>inplace: 0 / 0 B (measured / theoretical)" in page
     assert "| this build | paddle 3.3.1, torch 2.13.0 | CPU | 3.11.7 | Test CPU |" in page
     # GPU cells say "not run"; the reasons are listed once, in the page's language
@@ -409,7 +409,7 @@ def test_verification_page_rows_say_where_each_result_ran(site):
     assert "- PyTorch：torch 2.13.0+cpu：本机上 torch.cuda.is&#95;available() 为 False" in zh
     assert "- PaddlePaddle：paddle 3.3.1 是 CPU 版本" in zh
     assert zh.count("— 未运行 |") == 4 and "出现于：[A section](fixture.md#a-section)" in zh
-    assert "✓ 2.00 倍（4.00 ms / 2.00 ms）" in zh and "字节（实测 / 理论值）" in zh
+    assert "✓ 2.00 倍（中位数：4.00 ms / 2.00 ms）" in zh and "字节（实测 / 理论值）" in zh
 
 
 def test_verification_page_marks_failed_stale_and_missing(site):
@@ -557,3 +557,33 @@ def test_join_cjk_soft_breaks(markdown, joined):
     from verified.render import join_cjk_soft_breaks
 
     assert join_cjk_soft_breaks(markdown) == joined
+
+
+def test_timing_fields_and_expectations(site):
+    speed = rec_of(site, "fixture.speed")
+    fastest = dict(
+        speed,
+        observed={**speed["observed"], "statistic": "min", "ratio": 2.5,
+                  "min_baseline_s": 0.0025, "min_candidate_s": 0.001},
+    )  # fmt: skip
+    assert field_value(fastest, "min_baseline", None, "en", "x") == "2.50 ms"
+    assert field_value(fastest, "min_candidate", None, "zh", "x") == "1.00 ms"
+    assert field_value(fastest, "ratio", None, "en", "x") == "2.50×"
+    with pytest.raises(ReportError, match="x: no min_baseline time observed"):
+        field_value(speed, "min_baseline", None, "en", "x")
+    assert field_value(speed, "expected", "ratio_min", "en", "x") == "1.50×"
+    assert field_value(speed, "expected", "ratio_max", "zh", "x") == "50.00 倍"
+    chain = rec_of(site, "fixture.chain")
+    assert field_value(chain, "expected", "tol_bytes", "en", "x") == "16 bytes (0.00 MiB)"
+    assert field_value(chain, "expected", "theoretical", "en", "x") == (
+        "<code>&#123;out: 2 &#42; 1024, inplace: 0&#125;</code>"
+    )
+    with pytest.raises(ReportError, match=r"x: name an expectation key, one of \['bytes'"):
+        field_value(chain, "expected", None, "en", "x")
+    with pytest.raises(ReportError, match="name an expectation key"):
+        field_value(chain, "expected", "ratio_min", "en", "x")
+    from verified.render import Entry, summary
+
+    entry = Entry(fastest, reports_of(site).live, None)
+    assert summary(entry, "en").startswith("✓ 2.50× (fastest runs: 2.50 ms / 1.00 ms)<br>")
+    assert summary(entry, "zh").startswith("✓ 2.50 倍（最快一次：2.50 ms / 1.00 ms）<br>")

@@ -38,6 +38,9 @@ VALUE_FIELDS = {
     "ratio",
     "median_baseline",
     "median_candidate",
+    "min_baseline",
+    "min_candidate",
+    "expected",
 }
 TEXT_FIELDS = {"statement", "releases"}
 DIRECTIVES = ("verified", "verification-table", "silent-failures")
@@ -58,6 +61,8 @@ TEXT = {
         "list_sep": ", ",
         "colon": ": ",
         "paren": "({})",
+        "fastest": "fastest runs",
+        "medians": "medians",
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {
             "passed": "passed",
@@ -113,6 +118,8 @@ TEXT = {
         "list_sep": "、",
         "colon": "：",
         "paren": "（{}）",
+        "fastest": "最快一次",
+        "medians": "中位数",
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {
             "passed": "通过",
@@ -257,8 +264,20 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
         return fmt_bytes(value, lang)
     if field_name == "ratio":
         return fmt_ratio(observed["ratio"], lang)
-    if field_name in ("median_baseline", "median_candidate"):
+    if field_name in ("median_baseline", "median_candidate", "min_baseline", "min_candidate"):
+        if f"{field_name}_s" not in observed:
+            raise ReportError(f"{label}: no {field_name} time observed")
         return fmt_seconds(observed[f"{field_name}_s"])
+    if field_name == "expected":
+        expected = rec.get("expected") or {}
+        if key is None or key not in expected:
+            raise ReportError(f"{label}: name an expectation key, one of {sorted(expected)}")
+        value = expected[key]
+        if key.startswith("ratio_"):
+            return fmt_ratio(value, lang)
+        if key.startswith("tol_") and isinstance(value, int):
+            return fmt_bytes(value, lang)
+        return code(fmt_value(value))
     if field_name == "value":
         value = observed.get("value")
         if key is not None:
@@ -603,14 +622,14 @@ def summary(entry: Entry, lang: str) -> str:
             shown = f"{got:,} / {theo:,}"
         shown += " " + ("B (measured / theoretical)" if lang == "en" else "字节（实测 / 理论值）")
     else:
-        medians = (
-            f"{fmt_seconds(obs['median_baseline_s'])} / {fmt_seconds(obs['median_candidate_s'])}"
+        which = "min" if obs.get("statistic") == "min" else "median"
+        times = (
+            f"{fmt_seconds(obs[f'{which}_baseline_s'])} / "
+            f"{fmt_seconds(obs[f'{which}_candidate_s'])}"
         )
-        shown = (
-            fmt_ratio(obs["ratio"], lang)
-            + (" " if lang == "en" else "")
-            + t["paren"].format(medians)
-        )
+        label = t["fastest"] if which == "min" else t["medians"]
+        shown = fmt_ratio(obs["ratio"], lang) + (" " if lang == "en" else "")
+        shown += t["paren"].format(f"{label}{t['colon']}{times}")
     return f"✓ {shown}<br>{env}"
 
 
