@@ -587,3 +587,21 @@ def test_timing_fields_and_expectations(site):
     entry = Entry(fastest, reports_of(site).live, None)
     assert summary(entry, "en").startswith("✓ 2.50× (fastest runs: 2.50 ms / 1.00 ms)<br>")
     assert summary(entry, "zh").startswith("✓ 2.50 倍（最快一次：2.50 ms / 1.00 ms）<br>")
+
+
+def test_status_of_a_case_in_words(site):
+    reports = reports_of(site)
+    page = Page(reports, "en", "p")
+    assert page.render("GPU: {{ fixture.chain | torch@gpu | status }}.") == (
+        "GPU: declared but not run here (torch 2.13.0+cpu: torch.cuda.is&#95;available() is "
+        "False on this machine)."
+    )
+    zh = Page(reports, "zh", "p").render("{{ fixture.chain | paddle@gpu | status }}")
+    assert zh == (
+        "已声明，但尚未在此运行（paddle 3.3.1 是 CPU 版本，paddle.device.is&#95;compiled&#95;with&#95;cuda() 为 False）"
+    )
+    assert page.render("{{ fixture.chain | torch | status }}") == (
+        "verified (torch 2.13.0, CPU (Test CPU), Python 3.11.7, 2026-12-01)"
+    )
+    with pytest.raises(ReportError, match=r"p: \{\{ fixture.grad \| torch@gpu \| status \}\}: "):
+        page.render("{{ fixture.grad | torch@gpu | status }}")

@@ -42,7 +42,7 @@ VALUE_FIELDS = {
     "min_candidate",
     "expected",
 }
-TEXT_FIELDS = {"statement", "releases"}
+TEXT_FIELDS = {"statement", "releases", "status"}
 DIRECTIVES = ("verified", "verification-table", "silent-failures")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{[^}]*\})?\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -63,6 +63,8 @@ TEXT = {
         "paren": "({})",
         "fastest": "fastest runs",
         "medians": "medians",
+        "ran": "verified ({env})",
+        "not_run_because": "declared but not run here ({reason})",
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {
             "passed": "passed",
@@ -120,6 +122,8 @@ TEXT = {
         "paren": "（{}）",
         "fastest": "最快一次",
         "medians": "中位数",
+        "ran": "已验证（{env}）",
+        "not_run_because": "已声明，但尚未在此运行（{reason}）",
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {
             "passed": "通过",
@@ -368,6 +372,8 @@ class Page:
             return claim_by_id(self.reports, match["id"], label).statement[self.lang]
         if name == "releases":
             return releases_text(self.reports, match["id"], match["fw"], self.lang, label)
+        if name == "status":
+            return status_text(self.reports, match, self.lang, label)
         if name not in VALUE_FIELDS:
             raise ReportError(f"{label}: unknown field {name!r}")
         entry = self.entry(match)
@@ -485,6 +491,24 @@ def verified_line(reports: Reports, lang: str, claim_ids: set | None = None) -> 
     gpu = _join(gpu_runs, lang) if gpu_runs else t["gpu_none"]
     live_text = t["live"].format(versions=versions, device=device, date=date)
     return "*" + t["verified"].format(live=live_text, releases=releases, gpu=gpu) + "*"
+
+
+def status_text(reports: Reports, match: re.Match, lang: str, label: str) -> str:
+    """Whether a case ran, in words: for sentences about a device a run may not have had
+    ("on the GPU: not run here, because …"). Failed and stale results fail the build."""
+    t = TEXT[lang]
+    device = match["dev"] or "cpu"
+    entries = reports.entries_for(match["id"], match["fw"], device)
+    passed = [e for e in entries if e.status == "passed"]
+    if passed:
+        entry = max(passed, key=lambda e: e.env.get("date") or "")
+        return t["ran"].format(env=env_text(entry.env, lang))
+    skipped = [e for e in entries if e.status == "skipped"]
+    if skipped:
+        return t["not_run_because"].format(reason=escape(skip_text(skipped[0].rec, lang)))
+    raise ReportError(
+        f"{label}: claim {match['id']} [{match['fw']}-{device}] has no passed or skipped result"
+    )
 
 
 # -- version notes in prose ------------------------------------------------------------------------
