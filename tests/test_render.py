@@ -6,6 +6,7 @@ and compared with the expected text; no framework runs here."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from claimkit import PAGE_EN, VERSIONS, env_for, make_docs, make_snippets, observed_for
@@ -321,7 +322,7 @@ def test_verified_line_names_the_releases_and_gpu_runs(site):
     assert "2.6.2" in verified_line(reports, "en", {"fixture.grad"})
     zh = verified_line(reports, "zh")
     assert (
-        "；同样的断言还在 PaddlePaddle 2.6.2–3.3.1 上运行过。GPU：PyTorch 2.13.0 (NVIDIA H200)。"
+        "；同样的断言还在 PaddlePaddle 2.6.2–3.3.1 上运行过。GPU：PyTorch 2.13.0（NVIDIA H200）。"
         in zh
     )
     page = Page(reports, "en", "p")
@@ -605,3 +606,53 @@ def test_status_of_a_case_in_words(site):
     )
     with pytest.raises(ReportError, match=r"p: \{\{ fixture.grad \| torch@gpu \| status \}\}: "):
         page.render("{{ fixture.grad | torch@gpu | status }}")
+
+
+# -- whole renders against reviewed expected text ------------------------------------------------
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def golden_site(tmp_path, monkeypatch):
+    """The fixture site with a Paddle 2.6.2 report, a GPU report and fixed clocks."""
+    import verified.report as report_module
+
+    monkeypatch.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
+    snippets = make_snippets(tmp_path)
+    docs = make_docs(tmp_path)
+    write(live_records(snippets), tmp_path / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    (tmp_path / "results").mkdir()
+    site = (tmp_path, snippets, docs)
+    add_old_paddle(site)
+    case = all_cases(snippets, VERSIONS)[("fixture.chain", "torch", "gpu")]
+    gpu = record(case, status="passed", env=env_for("torch", "gpu"), observed=observed_for(case))
+    write([gpu], tmp_path / "results" / "gpu.json", snippets=snippets, versions=VERSIONS,
+          name="gpu")  # fmt: skip
+    return site
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("what", ["page", "verification", "silent"])
+def test_renders_match_the_reviewed_text(tmp_path, monkeypatch, lang, what):
+    """tests/golden/*.md were reviewed by hand; AUTOGRAD_UPDATE_GOLDEN=1 rewrites them after a
+    deliberate change (then review the diff)."""
+    import os
+
+    site = golden_site(tmp_path, monkeypatch)
+    reports = reports_of(site)
+    docs = site[2]
+    if what == "page":
+        text = render(PAGE_EN + "\nGPU: {{ fixture.chain | torch@gpu | bytes.out }}\n", lang,
+                      f"{lang}/fixture.md", reports, docs=docs)  # fmt: skip
+    elif what == "verification":
+        text = verification_page(reports, lang, docs)
+    else:
+        text = silent_table(reports, lang, docs)
+    text = re.sub(r"\| (\d{4}-\d\d-\d\dT\d\d:\d\d) \|", "| <generated> |", text)
+    path = GOLDEN / f"{what}_{lang}.md"
+    if os.environ.get("AUTOGRAD_UPDATE_GOLDEN") == "1":
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+    assert path.is_file(), f"{path} is missing: run with AUTOGRAD_UPDATE_GOLDEN=1 and review it"
+    assert text + "\n" == path.read_text(encoding="utf-8")

@@ -304,3 +304,44 @@ def test_freshness_of_the_live_report(snippets, tmp_path):
     )
     path.write_text("{}", encoding="utf-8")
     assert freshness(path, snippets, VERSIONS).startswith("unreadable: ")
+
+
+def test_environment_of_a_case(monkeypatch):
+    import verified.report as report_module
+
+    monkeypatch.setattr(
+        report_module, "installed", lambda fw: {"paddle": "3.3.1", "torch": "2.13.0+cpu"}[fw]
+    )
+    monkeypatch.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
+    monkeypatch.setattr(report_module, "cpu_model", lambda: "Test CPU")
+    info = {"framework": "torch", "version": "2.13.0+cpu", "python": "3.11.7", "gpu": "H200",
+            "cuda": "13.0"}  # fmt: skip
+    cpu = report_module.environment(info, "cpu")
+    assert cpu == {
+        "framework": "torch",
+        "version": "2.13.0+cpu",
+        "module_version": "2.13.0+cpu",
+        "versions": {"paddle": "3.3.1", "torch": "2.13.0+cpu"},
+        "device": "cpu",
+        "gpu": None,
+        "cuda": None,
+        "python": "3.11.7",
+        "platform": cpu["platform"],
+        "cpu": "Test CPU",
+        "date": "2026-12-01T10:00:00+00:00",
+    }
+    assert cpu["platform"].startswith("Linux")
+    gpu = report_module.environment(info, "gpu")
+    assert (gpu["device"], gpu["gpu"], gpu["cuda"]) == ("gpu", "H200", "13.0")
+    bare = report_module.environment({"framework": "paddle"}, "cpu")
+    assert bare["python"] and bare["module_version"] is None and bare["version"] == "3.3.1"
+
+
+def test_cpu_model_and_clock():
+    import re as regex
+
+    from verified.report import cpu_model, now
+
+    model = cpu_model()
+    assert model and "model name" not in model and not model.startswith(" ")
+    assert regex.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", now())

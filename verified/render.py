@@ -228,7 +228,8 @@ def env_text(env: dict, lang: str) -> str:
     parts = [f"{fw} {release(env.get('version'))}" if fw else "?"]
     if env.get("device") == "gpu":
         gpu = env.get("gpu") or "GPU"
-        parts.append(f"{gpu}, CUDA {env.get('cuda')}" if env.get("cuda") else gpu)
+        sep = ", " if lang == "en" else "，"
+        parts.append(f"{gpu}{sep}CUDA {env.get('cuda')}" if env.get("cuda") else gpu)
     else:
         cpu = TEXT[lang]["paren"].format(env.get("cpu")) if env.get("cpu") else ""
         parts.append("CPU" + (" " + cpu if lang == "en" and cpu else cpu))
@@ -481,8 +482,9 @@ def verified_line(reports: Reports, lang: str, claim_ids: set | None = None) -> 
     releases = t["releases"].format(ranges=_join(ranges, lang)) if ranges else ""
     gpu_runs = sorted(
         {
-            f"{FRAMEWORK_NAMES[e.rec['framework']]} {release(e.env.get('version'))} "
-            f"({e.env.get('gpu')})"
+            f"{FRAMEWORK_NAMES[e.rec['framework']]} {release(e.env.get('version'))}"
+            + (" " if lang == "en" else "")
+            + t["paren"].format(e.env.get("gpu"))
             for r in reports.all
             for e in r.entries()
             if e.rec["id"] in ids and e.rec["device"] == "gpu" and e.status == "passed"
@@ -680,7 +682,9 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
         name = t["this_build"] if report is reports.live else report.name
         for versions, device, gpu, python, cpu in sorted(envs, key=str):
             frameworks = ", ".join(f"{fw} {release(v)}" for fw, v in versions if v)
-            shown_device = f"GPU ({gpu})" if device == "gpu" and gpu else t["dev"][device]
+            shown_device = t["dev"][device]
+            if device == "gpu" and gpu:
+                shown_device += (" " if lang == "en" else "") + t["paren"].format(gpu)
             out.append(
                 f"| {escape(name)} | {frameworks} | {escape(shown_device)} | {python} | "
                 f"{escape(str(cpu))} | {report.data.get('generated', '')[:16]} |"
