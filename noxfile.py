@@ -8,6 +8,8 @@ notebooks  build and execute the downloadable notebooks
 e2e        real-browser tests (Debian's Chromium) against the built site
 lint       ruff, and the GitHub workflows validated offline
 mutation   opt-in: mutation testing of the engine (mutmut), score per file
+matrix     opt-in: every CPU claim on each release of results/matrix.toml, one environment
+           each (`nox -s "matrix(env='paddle-2.6.2')"` for one), reports in results/
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tomllib
 from pathlib import Path
 
 import nox
@@ -25,6 +28,12 @@ nox.options.sessions = ["tests"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 PHASE_ONE = "not site and not e2e"
+MATRIX = tomllib.loads(Path("results/matrix.toml").read_text(encoding="utf-8"))["environment"]
+# Downloads of `nox -s matrix`, kept between runs (pip's own HTTP cache stores nothing from the
+# package server here, which sends no caching headers).
+WHEELHOUSE = Path(
+    os.environ.get("AUTOGRAD_WHEELHOUSE", Path.home() / ".cache" / "autograd-verified" / "wheels")
+)
 
 
 def install(session: nox.Session, *groups: str) -> None:
@@ -91,6 +100,42 @@ def sweep(session: nox.Session) -> None:
     """Opt-in: the inference memory claim at 1 MiB ... 256 MiB inputs (build/sweep.json)."""
     install(session, "frameworks")
     session.run("python", "-m", "verified.sweep")
+
+
+def fetch_and_install(session: nox.Session, *requirements: str) -> None:
+    """Download into the wheelhouse (a no-op for wheels already there), install from it."""
+    WHEELHOUSE.mkdir(parents=True, exist_ok=True)
+    session.run("python", "-m", "pip", "download", "-q", "-d", str(WHEELHOUSE), *requirements)
+    session.install("--no-index", "--find-links", str(WHEELHOUSE), *requirements)
+
+
+@nox.session(python="3.11", default=False)
+@nox.parametrize("env", [e["name"] for e in MATRIX])
+def matrix(session: nox.Session, env: str) -> None:
+    """Opt-in: run the CPU claims of one framework release of results/matrix.toml (all of them
+    with `nox -s matrix`) and write results/<env>.json. A PyTorch release from PyPI is a CUDA
+    build: it is installed without dependencies, then with what it needs on the CPU."""
+    spec = next(e for e in MATRIX if e["name"] == env)
+    tools = list(nox.project.dependency_groups(PYPROJECT, "engine")) + ["pytest==9.2.0"]
+    if spec["framework"] == "torch":
+        fetch_and_install(session, "--no-deps", f"torch=={spec['version']}")
+        needs = session.run("python", "-m", "verified.matrix", "torch-requirements", silent=True)
+        fetch_and_install(session, *spec["requirements"], *tools, *needs.split())
+    else:
+        fetch_and_install(session, *spec["requirements"], *tools)
+    report = Path("results") / f"{env}.json"
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "snippets",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        f"{spec['framework']}-cpu",
+        env={"AUTOGRAD_REPORT": str(report.resolve()), "AUTOGRAD_REPORT_NAME": env},
+    )
 
 
 @nox.session(python="3.11", default=False)

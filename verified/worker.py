@@ -227,15 +227,22 @@ def peak_bytes(framework: str, device: str, region):
         result = region()
         del result
     events = [
-        (e.start_ns(), e.nbytes())
+        (start_of(e), e.nbytes())
         for e in prof.profiler.kineto_results.events()
         if e.name() == "[memory]"
     ]
     running = peak = 0
-    for _, nbytes in sorted(events):
+    for _, nbytes in sorted(events, key=lambda event: event[0]):  # stable: ties keep their order
         running += nbytes
         peak = max(peak, running)
     return int(peak)
+
+
+def start_of(event) -> int:
+    """When a profiler event started, in ns (torch before 2.3 has only microseconds)."""
+    if hasattr(event, "start_ns"):
+        return event.start_ns()
+    return event.start_us() * 1000
 
 
 def time_pair(
