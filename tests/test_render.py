@@ -510,8 +510,27 @@ def test_silent_table_names_the_frameworks_the_run_observed(site):
 
 def test_silent_table_needs_the_section_to_show_the_claim(site):
     _root, _snippets, docs = site
-    page = docs / "en" / "fixture.md"
-    page.write_text(page.read_text(encoding="utf-8").replace("## A section", "## Other"), "utf-8")
+    en, zh = docs / "en" / "fixture.md", docs / "zh" / "fixture.md"
+    original = en.read_text(encoding="utf-8")
+    # the zh page's sections have Chinese anchors: the row links to the section at the same place
+    zh.write_text(
+        original.replace("## A section", "## 一节").replace("## Memory", "## 内存"), "utf-8"
+    )
+    assert (
+        "| 损失丢失。 | [PyTorch](verification.md#c-fixture-launch-torch) | [一节](fixture.md#一节) |"
+        in (silent_table(reports_of(site), "zh", docs))
+    )
+    zh.write_text(original + "\n## 多出的一节\n", "utf-8")
+    with pytest.raises(
+        ReportError, match=r"docs/zh/fixture.md has 3 sections, docs/en/fixture.md 2"
+    ):
+        silent_table(reports_of(site), "zh", docs)
+    en.write_text(original.replace("## A section", "## Other"), "utf-8")
+    with pytest.raises(
+        ReportError, match=r"^silent failures: no section #a-section in docs/en/fixture.md$"
+    ):
+        silent_table(reports_of(site), "en", docs)
+    en.write_text(original.replace("## A section\n", "## A section\n\n## Next\n"), "utf-8")
     with pytest.raises(
         ReportError, match=r"names section 'a-section', which does not use it in docs/en/fixture.md"
     ):

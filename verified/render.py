@@ -556,35 +556,69 @@ def releases_text(reports: Reports, claim_id: str, framework: str, lang: str, la
 # -- the verification page ---------------------------------------------------------------------
 
 
-def statement_sections(docs: Path, lang: str) -> dict[str, list[tuple[str, str, str]]]:
-    """Claim id -> [(page, heading, anchor)] of every section of a page that uses it."""
+def sections_of(page: Path):
+    """(heading, anchor, line) for every line of a page outside code fences; heading and
+    anchor are those of the section (level 2 and below) the line belongs to."""
     from pymdownx.slugs import slugify
 
     slug = slugify(case="lower")
+    heading, ident, seen_ids, fence = "", "", {}, None
+    for line in page.read_text(encoding="utf-8").split("\n"):
+        opening = FENCE.match(line)
+        if fence is None and opening:
+            fence = opening[1]
+            continue
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        match = HEADING.match(line)
+        if match and len(match[1]) >= 2:
+            heading = re.sub(r"`([^`]*)`", r"\1", match[2])
+            base = slug(heading, "-")
+            count = seen_ids.get(base, 0)
+            seen_ids[base] = count + 1
+            ident = base if count == 0 else f"{base}_{count}"
+        yield heading, ident, line
+
+
+def statement_sections(docs: Path, lang: str) -> dict[str, list[tuple[str, str, str]]]:
+    """Claim id -> [(page, heading, anchor)] of every section of a page that uses it."""
     found: dict[str, list[tuple[str, str, str]]] = {}
     for page in sorted((docs / lang).glob("*.md")):
-        heading, ident, seen_ids, fence = "", "", {}, None
-        for line in page.read_text(encoding="utf-8").split("\n"):
-            opening = FENCE.match(line)
-            if fence is None and opening:
-                fence = opening[1]
-                continue
-            if fence is not None:
-                if line.strip().startswith(fence):
-                    fence = None
-                continue
-            match = HEADING.match(line)
-            if match and len(match[1]) >= 2:
-                heading = re.sub(r"`([^`]*)`", r"\1", match[2])
-                base = slug(heading, "-")
-                count = seen_ids.get(base, 0)
-                seen_ids[base] = count + 1
-                ident = base if count == 0 else f"{base}_{count}"
+        for heading, ident, line in sections_of(page):
             for m in PLACEHOLDER.finditer(line):
                 where = (page.name, heading, ident)
                 if where not in found.setdefault(m["id"], []):
                     found[m["id"]].append(where)
     return found
+
+
+def anchors_of(page: Path) -> list[str]:
+    """The anchors of a page's sections, in order."""
+    anchors: list[str] = []
+    for _heading, ident, _line in sections_of(page):
+        if ident and (not anchors or anchors[-1] != ident):
+            anchors.append(ident)
+    return anchors
+
+
+def section_in(docs: Path, article: str, section: str, lang: str) -> str:
+    """A section's anchor in the page of ``lang``. Claims name sections by their English
+    anchor; the other language's page has the same sections in the same order (the parity test
+    keeps it so), with its own anchors (Chinese headings make Chinese anchors)."""
+    english = anchors_of(docs / "en" / f"{article}.md")
+    if section not in english:
+        raise ReportError(f"silent failures: no section #{section} in docs/en/{article}.md")
+    if lang == "en":
+        return section
+    here = anchors_of(docs / lang / f"{article}.md")
+    if len(here) != len(english):
+        raise ReportError(
+            f"silent failures: docs/{lang}/{article}.md has {len(here)} sections, "
+            f"docs/en/{article}.md {len(english)}"
+        )
+    return here[english.index(section)]
 
 
 SKIP_TEXT = {
@@ -843,7 +877,8 @@ def silent_table(reports: Reports, lang: str, docs: Path) -> str:
     for claim, row, affected in silent_rows(reports):
         if sections is None:
             sections = statement_sections(docs, lang)
-        heading = next((h for p, h, a in sections.get(claim.id, []) if a == row["section"]), None)
+        anchor_here = section_in(docs, claim.article, row["section"], lang)
+        heading = next((h for p, h, a in sections.get(claim.id, []) if a == anchor_here), None)
         if heading is None:
             raise ReportError(
                 f"silent failures: claim {claim.id} names section {row['section']!r}, which "
@@ -855,7 +890,7 @@ def silent_table(reports: Reports, lang: str, docs: Path) -> str:
         shown = (t["list_sep"]).join(names) or t["none"]
         out.append(
             f"| {cell(row['symptom'][lang])} | {shown} | "
-            f"[{cell(heading)}]({claim.article}.md#{row['section']}) | "
+            f"[{cell(heading)}]({claim.article}.md#{anchor_here}) | "
             f"{cell(row['fix'][lang])} |"
         )
     return "\n".join(out)
