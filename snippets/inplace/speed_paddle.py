@@ -1,0 +1,27 @@
+import paddle
+
+N = 1 << 20  # 2**20 float32 values: 4 MiB per tensor
+signal = paddle.rand([N])
+buffer = paddle.empty([N])  # allocated once, reused by every call of into_buffer
+small_signal = paddle.rand([1 << 14])  # 64 KiB
+small_buffer = paddle.empty([1 << 14])
+
+
+@paddle.no_grad()
+def out_of_place(x):
+    return paddle.sin(paddle.exp(x))  # allocates two new results per call
+
+
+@paddle.no_grad()
+def into_buffer(x, out):
+    return paddle.sin(paddle.exp(x, out=out), out=out)  # allocates nothing, two buffers
+
+
+@paddle.no_grad()
+def in_place(x):
+    return x.exp_().sin_()  # allocates nothing, one buffer
+
+
+copy = signal.clone()
+print(f"same result: {paddle.equal_all(out_of_place(signal), into_buffer(signal, buffer)).item()}")
+print(f"same result: {paddle.equal_all(out_of_place(signal), in_place(copy)).item()}")
