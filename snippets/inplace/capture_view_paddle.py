@@ -17,7 +17,8 @@ def gradient(wrap):
     except Exception as error:  # the default mode wraps the ValueError in its own type
         if "is a viewed Tensor in dygraph" not in str(error):
             raise
-        return f"{type(error).__name__}: inplace on a viewed Tensor"
+        kind = "a ValueError" if isinstance(error, ValueError) else "not a ValueError"
+        return f"{type(error).__name__} ({kind}): inplace on a viewed Tensor"
     if paddle.allclose(weight.grad, paddle.to_tensor(EXPECTED)).item():
         return "correct gradient"
     return f"wrong gradient, no error: {weight.grad.tolist()}"

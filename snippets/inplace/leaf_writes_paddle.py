@@ -25,6 +25,8 @@ def assign_item(weight, source):
 
 WRITES = {
     "weight.scale_(2)": lambda weight, source: weight.scale_(2.0),
+    "weight.exp_()": lambda weight, source: weight.exp_(),
+    "weight.zero_()": lambda weight, source: weight.zero_(),
     "weight[0] = 0": assign_item,
     "weight[:2].scale_(2)": lambda weight, source: weight[:2].scale_(2.0),
     "weight.copy_(source)": lambda weight, source: weight.copy_(source),

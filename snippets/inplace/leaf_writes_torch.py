@@ -29,6 +29,8 @@ def assign_item(weight, source):
 
 WRITES = {
     "weight.mul_(2)": lambda weight, source: weight.mul_(2),
+    "weight.exp_()": lambda weight, source: weight.exp_(),
+    "weight.zero_()": lambda weight, source: weight.zero_(),
     "weight[0] = 0": assign_item,
     "weight[:2].mul_(2)": lambda weight, source: weight[:2].mul_(2),
     "weight.copy_(source)": lambda weight, source: weight.copy_(source),

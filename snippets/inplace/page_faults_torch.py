@@ -2,7 +2,7 @@ import resource  # Unix only
 
 import torch
 
-torch.set_num_threads(1)
+torch.set_num_threads(1)  # one thread, as Paddle runs these ops
 
 
 @torch.no_grad()

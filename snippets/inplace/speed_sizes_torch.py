@@ -2,7 +2,7 @@ import time
 
 import torch
 
-torch.set_num_threads(1)  # the same setting as the timing above
+torch.set_num_threads(1)  # one thread, as Paddle runs these ops
 SIZES_KIB = [16, 64, 256, 1024, 4096, 16384]  # one tensor: 2**12 to 2**22 float32 values
 
 
