@@ -102,8 +102,8 @@ def speed_sizes(report, lang: str) -> Figure:
             ax.plot(sizes, ratios, marker=marker, linestyle=line, color=colour, label=text[series])
         ax.axhline(1.0, color="#888888", linewidth=0.8)
         ax.annotate(
-            text["as_fast"], (sizes[0], 1.0), xytext=(0, 3), textcoords="offset points",
-            fontsize=8, color="#666666",
+            text["as_fast"], (sizes[-1], 1.0), xytext=(0, -11), textcoords="offset points",
+            ha="right", fontsize=8, color="#666666",
         )  # fmt: skip
         ax.set_xscale("log", base=2)
         ax.set_xticks(sizes, [size_label(kib) for kib in sizes])
