@@ -66,7 +66,12 @@ def expected_text(rec: dict, field: str) -> str | None:
         return f"{(value[key] if key else value):,} "
     if name == "ratio":
         return f"{observed['ratio']:.2f}"
-    return None
+    if name == "expected":  # what the test asserts: a ratio bound, a tolerance in bytes, ...
+        value = rec["expected"][key]
+        if key.startswith("ratio_"):
+            return f"{value:.2f}"
+        return f"{value:,} " if key.startswith("tol_") else shown(value)
+    return None  # times: checked as seconds
 
 
 def value_links(page):

@@ -9,7 +9,9 @@ def overwrite_saved_input(write):
     write(hidden)
     try:
         result.sum().backward()
-    except RuntimeError:
+    except RuntimeError as error:
+        if "modified by an inplace operation" not in str(error):
+            raise
         return "error"
     correct = paddle.allclose(weight.grad, paddle.cos(weight.detach())).item()
     return "correct gradient" if correct else "wrong gradient, no error"
@@ -17,14 +19,28 @@ def overwrite_saved_input(write):
 
 def under_no_grad(hidden):
     with paddle.no_grad():
-        hidden.add_(paddle.to_tensor(1.0))
+        hidden.add_(paddle.ones_like(hidden))
+
+
+def through_numpy(hidden):
+    array = hidden.numpy()  # in Paddle, numpy() returns a copy
+    array += 1
 
 
 outcome = {
     "no_grad": overwrite_saved_input(under_no_grad),
-    "detach": overwrite_saved_input(lambda hidden: hidden.detach().add_(paddle.to_tensor(1.0))),
-    "data": overwrite_saved_input(lambda hidden: hidden.data.add_(paddle.to_tensor(1.0))),
-    "set_value": overwrite_saved_input(lambda hidden: hidden.set_value(hidden + 1.0)),
+    "detach": overwrite_saved_input(lambda hidden: hidden.detach().add_(paddle.ones_like(hidden))),
+    "data": overwrite_saved_input(lambda hidden: hidden.data.add_(paddle.ones_like(hidden))),
+    "copy_": overwrite_saved_input(lambda hidden: hidden.copy_(hidden + 1)),
+    "out": overwrite_saved_input(
+        lambda hidden: paddle.add(hidden, paddle.ones_like(hidden), out=hidden)
+    ),
+    "initializer": overwrite_saved_input(
+        lambda hidden: paddle.nn.initializer.Constant(1.0)(hidden)
+    ),
+    "numpy": overwrite_saved_input(through_numpy),
+    "assign": overwrite_saved_input(lambda hidden: paddle.assign(hidden + 1, output=hidden)),
+    "set_value": overwrite_saved_input(lambda hidden: hidden.set_value(hidden + 1)),
 }
 for route, result in outcome.items():
-    print(f"{route:10} {result}")
+    print(f"{route:12} {result}")

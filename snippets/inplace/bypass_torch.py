@@ -9,7 +9,9 @@ def overwrite_saved_input(write):
     write(hidden)
     try:
         result.sum().backward()
-    except RuntimeError:
+    except RuntimeError as error:
+        if "modified by an inplace operation" not in str(error):
+            raise
         return "error"
     correct = torch.allclose(weight.grad, torch.cos(weight.detach()))
     return "correct gradient" if correct else "wrong gradient, no error"
@@ -20,10 +22,24 @@ def under_no_grad(hidden):
         hidden.add_(1.0)
 
 
+def out_argument(hidden):
+    with torch.no_grad():  # out= refuses inputs that require grad outside no_grad
+        torch.add(hidden, 1.0, out=hidden)
+
+
+def through_numpy(hidden):
+    array = hidden.detach().numpy()  # shares memory with hidden
+    array += 1
+
+
 outcome = {
     "no_grad": overwrite_saved_input(under_no_grad),
     "detach": overwrite_saved_input(lambda hidden: hidden.detach().add_(1.0)),
     "data": overwrite_saved_input(lambda hidden: hidden.data.add_(1.0)),
+    "copy_": overwrite_saved_input(lambda hidden: hidden.copy_(hidden + 1)),
+    "out": overwrite_saved_input(out_argument),
+    "initializer": overwrite_saved_input(lambda hidden: torch.nn.init.constant_(hidden, 1.0)),
+    "numpy": overwrite_saved_input(through_numpy),
 }
 for route, result in outcome.items():
-    print(f"{route:10} {result}")
+    print(f"{route:12} {result}")

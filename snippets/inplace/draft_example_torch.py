@@ -8,6 +8,7 @@ try:
     raised = False
 except RuntimeError as error:
     raised = True
+    message = str(error)  # keep hold of what was caught
     print(f"x *= 2 raised RuntimeError: {error}")
 y.sum().backward()
 

@@ -11,23 +11,49 @@ LABELS = {
         "ylabel": "peak allocated memory (MiB)",
         "inference": "inference",
         "training": "training",
-        "out_of_place": "out of place: x.sin().sin().sin()",
-        "in_place": "in place: x.clone().sin_().sin_().sin_()",
+        "out_of_place": "out of place: (x * 2).sin().sin().sin()",
+        "in_place": "in place: (x * 2).sin_().sin_().sin_()",
+        "speed_title": "exp then sin at inference, by tensor size (CPU, one thread)",
+        "speed_xlabel": "size of one tensor",
+        "speed_ylabel": "times as fast (fastest runs)",
+        "out of place / in place": "in place, against out of place",
+        "out of place / out=": "out=, against out of place",
+        "out= / in place": "in place, against out=",
+        "as_fast": "as fast",
     },
     "zh": {
         "title": "连续三次 sin 的已分配内存峰值（CPU，输入 {input_mib:g} MiB）",
         "ylabel": "已分配内存峰值（MiB）",
         "inference": "推理",
         "training": "训练",
-        "out_of_place": "非原位：x.sin().sin().sin()",
-        "in_place": "原位：x.clone().sin_().sin_().sin_()",
+        "out_of_place": "非原位：(x * 2).sin().sin().sin()",
+        "in_place": "原位：(x * 2).sin_().sin_().sin_()",
+        "speed_title": "推理时先 exp 再 sin：不同张量大小下的速度比（CPU，单线程）",
+        "speed_xlabel": "单个张量的大小",
+        "speed_ylabel": "速度倍数（取最快一次运行）",
+        "out of place / in place": "原位写法相对非原位写法",
+        "out of place / out=": "out= 相对非原位写法",
+        "out= / in place": "原位写法相对 out=",
+        "as_fast": "一样快",
     },
 }
 FRAMEWORKS = {"paddle": "PaddlePaddle", "torch": "PyTorch"}
 COLOURS = {"out_of_place": "#7986cb", "in_place": "#ef8a62"}
+SERIES = {
+    "out of place / in place": ("#ef8a62", "o", "-"),
+    "out of place / out=": ("#7986cb", "s", "--"),
+    "out= / in place": ("#4d9221", "^", ":"),
+}
 
 
 def draw(report, lang: str) -> dict[str, Figure]:
+    return {
+        "inplace-memory": memory(report, lang),
+        "inplace-speed-sizes": speed_sizes(report, lang),
+    }
+
+
+def memory(report, lang: str) -> Figure:
     text = LABELS[lang]
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
     width = 0.38
@@ -52,7 +78,44 @@ def draw(report, lang: str) -> dict[str, Figure]:
     fig.legend(
         handles, labels, loc="lower center", ncol=2, frameon=False, bbox_to_anchor=(0.5, -0.08)
     )
-    # One input tensor is what the in-place chain allocates at inference (its clone).
+    # At inference the in-place chain holds one tensor of the input's size: x * 2.
     theoretical = report.get("inplace.memory-training", "torch")["observed"]["theoretical_bytes"]
     fig.suptitle(text["title"].format(input_mib=theoretical["inference_in_place"] / 2**20), y=1.04)
-    return {"inplace-memory": fig}
+    return fig
+
+
+def size_label(kib: int) -> str:
+    return f"{kib // 1024} MiB" if kib >= 1024 else f"{kib} KiB"
+
+
+def speed_sizes(report, lang: str) -> Figure:
+    """The ratios of the fastest runs at each size, as the sweep claim observed them."""
+    text = LABELS[lang]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
+    top = 1.0
+    for ax, (framework, name) in zip(axes, FRAMEWORKS.items(), strict=True):
+        value = report.get("inplace.speed-sizes", framework)["observed"]["value"]
+        sizes = value["sizes_kib"]
+        for series, (colour, marker, line) in SERIES.items():
+            ratios = value["ratios"][series]
+            top = max(top, *ratios)
+            ax.plot(sizes, ratios, marker=marker, linestyle=line, color=colour, label=text[series])
+        ax.axhline(1.0, color="#888888", linewidth=0.8)
+        ax.annotate(
+            text["as_fast"], (sizes[-1], 1.0), xytext=(0, -11), textcoords="offset points",
+            ha="right", fontsize=8, color="#666666",
+        )  # fmt: skip
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sizes, [size_label(kib) for kib in sizes])
+        ax.minorticks_off()
+        ax.set_xlabel(text["speed_xlabel"])
+        ax.set_title(name)
+        ax.spines[["top", "right"]].set_visible(False)
+    axes[0].set_ylabel(text["speed_ylabel"])
+    axes[0].set_ylim(0, 1.1 * top)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(
+        handles, labels, loc="lower center", ncol=3, frameon=False, bbox_to_anchor=(0.5, -0.12)
+    )
+    fig.suptitle(text["speed_title"], y=1.04)
+    return fig

@@ -14,7 +14,7 @@ TOP = 3  # the right article must be among the first pages listed
 CASES = {
     # test id: (language of the site searched, query, the article it must find)
     "zh-gradient-accumulation": ("zh", "梯度累积", "accumulation/"),
-    "zh-leaf-node": ("zh", "叶子节点", "inplace/"),
+    "zh-leaf-tensor": ("zh", "叶子张量", "inplace/"),
     "en-version-counter": ("en", "version counter", "inplace/"),
     "en-gradient-accumulation": ("en", "gradient accumulation", "accumulation/"),
 }

@@ -1,0 +1,77 @@
+import warnings
+
+import paddle
+
+
+def features(w):
+    hidden = w * 2
+    hidden.sin_()  # in place on an intermediate result
+    hidden.scale_(3.0)
+    return hidden
+
+
+def features_assigned(w):
+    hidden = w * 2
+    hidden = hidden.sin_()  # the same, with the result assigned
+    hidden = hidden.scale_(3.0)
+    return hidden
+
+
+def shift(counts):
+    counts.add_(paddle.ones_like(counts))  # in place on the caller's tensor
+    return counts * 2
+
+
+def run(wrap):
+    """Run both functions, wrapped by `wrap`, and collect what the caller sees."""
+    weight = paddle.to_tensor([0.5, 1.0, 2.0], stop_gradient=False)
+    values = wrap(features)(weight)
+    values.sum().backward()
+    counts = paddle.to_tensor([1.0, 2.0, 3.0])
+    doubled = wrap(shift)(counts)
+    return {
+        "values": values.tolist(),
+        "gradient": weight.grad.tolist(),
+        "returned": doubled.tolist(),
+        "caller's counts": counts.tolist(),
+    }
+
+
+def run_and_warnings(wrap):
+    """Also return the warnings about in-place operations that the run emitted."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = run(wrap)
+    return result, sorted({str(w.message) for w in caught if "inplace" in str(w.message)})
+
+
+eager = run(lambda function: function)
+# The default mode captures Python bytecode (SOT); full_graph=True converts the source (AST).
+captured, captured_warnings = run_and_warnings(paddle.jit.to_static)
+full_graph, full_graph_warnings = run_and_warnings(
+    lambda function: paddle.jit.to_static(function, full_graph=True)
+)
+
+# Assigning the result of each in-place method:
+eager_assigned = features_assigned(paddle.to_tensor([0.5, 1.0, 2.0])).tolist()
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # the same warnings as above
+    static = paddle.jit.to_static(features_assigned, full_graph=True)
+    assigned_full_graph = static(paddle.to_tensor([0.5, 1.0, 2.0])).tolist()
+
+for key in eager:
+    same = paddle.allclose(paddle.to_tensor(eager[key]), paddle.to_tensor(captured[key])).item()
+    same_full = paddle.allclose(
+        paddle.to_tensor(eager[key]), paddle.to_tensor(full_graph[key])
+    ).item()
+    print(
+        f"{key:16} eager {[round(v, 4) for v in eager[key]]}, to_static: same {same}, "
+        f"full_graph=True: {[round(v, 4) for v in full_graph[key]]}, same {same_full}"
+    )
+for message in full_graph_warnings:
+    print(f"full_graph=True, UserWarning: {message}")
+print(f"to_static (default) warned about in-place operations: {len(captured_warnings)} times")
+same = assigned_full_graph == eager_assigned
+print(
+    f"results assigned, full_graph=True: {[round(v, 4) for v in assigned_full_graph]}, same {same}"
+)

@@ -1,0 +1,70 @@
+import paddle
+
+
+def check(write, reference):
+    """Run a write through a view; compare the loss and gradient with the out-of-place reference."""
+    weight = paddle.to_tensor([0.5, 1.0, 2.0], stop_gradient=False)
+    loss = write(weight * 1)
+    loss.backward()
+    gradient = weight.grad.clone()
+    weight.clear_grad()
+    expected_loss = reference(weight)
+    expected_loss.backward()
+    if not paddle.allclose(loss, expected_loss).item():
+        return "the write did not reach the base"
+    return (
+        "correct gradient"
+        if paddle.allclose(gradient, weight.grad).item()
+        else "wrong gradient, no error"
+    )
+
+
+def view_of_a_view(hidden):
+    hidden[1:][:1].exp_()
+    return hidden.sum()
+
+
+def through_reshape(hidden):
+    hidden.reshape([3, 1]).exp_()  # reshape without a copy returns a view
+    return hidden.sum()
+
+
+def base_written_view_read(hidden):
+    head = hidden[:2]
+    hidden.exp_()
+    return head.sum()
+
+
+def unbind_output(hidden):
+    first, second, third = paddle.unbind(hidden)
+    first.exp_()
+    return hidden.sum()
+
+
+def split_output(hidden):
+    head, tail = paddle.split(hidden, [2, 1])
+    head.exp_()
+    return hidden.sum()
+
+
+def view_made_under_no_grad(hidden):
+    with paddle.no_grad():
+        head = hidden[:2]
+    head.exp_()  # written with grad mode on
+    return hidden.sum()
+
+
+outcome = {
+    "view of a view": check(
+        view_of_a_view, lambda w: paddle.concat([w[:1], w[1:2].exp(), w[2:]]).sum()
+    ),
+    "through reshape": check(through_reshape, lambda w: w.exp().sum()),
+    "base written, view read": check(base_written_view_read, lambda w: w[:2].exp().sum()),
+    "output of unbind": check(unbind_output, lambda w: paddle.concat([w[:1].exp(), w[1:]]).sum()),
+    "output of split": check(split_output, lambda w: paddle.concat([w[:2].exp(), w[2:]]).sum()),
+    "view made under no_grad": check(
+        view_made_under_no_grad, lambda w: paddle.concat([w[:2].exp(), w[2:]]).sum()
+    ),
+}
+for case, result in outcome.items():
+    print(f"{case:24} {result}")
