@@ -1,4 +1,4 @@
-"""The downloadable notebooks (verified/notebooks.py, verified/notebook_hooks.py).
+"""The downloadable notebooks (verified/notebooks/, verified/notebook_hooks.py).
 
 Phase two (after `python -m verified.notebooks build` and `mkdocs build --strict`):
 `pytest -m site tests`. Every notebook is executed on the CPU with nbclient, one kernel per

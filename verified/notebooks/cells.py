@@ -1,0 +1,177 @@
+"""Stage 4, the notebook: one unexecuted notebook from a page, its snippets and the claims.
+
+:func:`generate` puts the stages together: the title cell and banner, the setup cell, then
+each prose segment as Markdown cells (placeholders rendered from ``build/claims.json`` by the
+function the site uses) and each include as a code cell with its tags and metadata
+(``raises-exception`` for error claims, ``%%gpu_only`` for GPU-only claims, ``%%writefile``
+for scripts another snippet starts).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from verified.claims import SNIPPETS
+from verified.notebooks.base import DEFAULT_CELL_TIMEOUT, DOCS, FW_NAMES, SIGNATURE
+from verified.notebooks.markdown import (
+    ATTR_LIST_RE,
+    Converter,
+    drop_output_placeholders,
+    page_url,
+    split_cells,
+)
+from verified.notebooks.parse import Segment, parse
+from verified.notebooks.snippets import SnippetInfo, snippet_infos, snippet_text
+from verified.notebooks.text import FILE_SHIM, GPU_ONLY_MAGIC, SETUP, TEXT
+
+SIBLING_RE = re.compile(r"""["'](?P<name>\w+_(?:paddle|torch)\.py)["']""")
+
+
+def _renderer(markdown: str, lang: str, where: str) -> str:
+    from verified.mkdocs_hooks import render
+
+    return render(markdown, lang, where, provenance=False)
+
+
+def generate(
+    article: str,
+    lang: str,
+    framework: str,
+    *,
+    docs: Path = DOCS,
+    snippets: Path = SNIPPETS,
+    render=_renderer,
+    infos: dict[str, SnippetInfo] | None = None,
+):
+    """The unexecuted notebook for one article, language and framework."""
+    import nbformat
+
+    page = docs / lang / f"{article}.md"
+    where = f"{lang}/{article}.md"
+    markdown = drop_output_placeholders(page.read_text(encoding="utf-8"))
+    segments = [s for s in parse(markdown, lang) if s.framework in (None, framework)]
+    if infos is None:
+        infos = snippet_infos(snippets)
+    converter = Converter(lang, article, docs)
+    text = TEXT[lang]
+
+    included = [s.text for s in segments if s.kind == "code"]
+    sources = {path: snippet_text(path, snippets) for path in included}
+    # snippets that another included snippet starts as a script: written, not executed
+    scripts: dict[str, str] = {}  # script path -> path of the first snippet that needs it
+    for path in included:
+        folder = path.partition(":")[0].rsplit("/", 1)[0]
+        for match in SIBLING_RE.finditer(sources[path]):
+            target = f"{folder}/{match['name']}"
+            if (snippets / target).is_file() and target != path:
+                scripts.setdefault(target, path)
+    uses_file = any("__file__" in src for src in sources.values())
+    gpu_only = any(infos.get(p.partition(":")[0], SnippetInfo()).gpu_only for p in included)
+
+    cells = []
+    title = article
+    # merge consecutive prose, render placeholders, convert to notebook Markdown
+    merged: list[Segment] = []
+    for seg in segments:
+        if seg.kind == "md" and merged and merged[-1].kind == "md":
+            merged[-1] = Segment("md", merged[-1].text + "\n\n" + seg.text, None)
+        else:
+            merged.append(Segment(seg.kind, seg.text, None))
+
+    def md_cells(prose: str) -> None:
+        rendered = render(prose, lang, where)
+        for chunk in split_cells(rendered):
+            converter.attachments = {}
+            converted = converter.convert(chunk)
+            cell = nbformat.v4.new_markdown_cell(converted)
+            if converter.attachments:
+                cell.attachments = converter.attachments
+            cells.append(cell)
+
+    def code_cell(path: str, source: str, *, magic: str = "") -> None:
+        info = infos.get(path.partition(":")[0], SnippetInfo())
+        tags = []
+        if info.error_type and not magic.startswith("%%writefile"):
+            tags.append("raises-exception")
+        if info.machine_dependent:
+            cells.append(nbformat.v4.new_markdown_cell(text["machine"]))
+        if info.gpu_only and not magic:
+            magic = "%%gpu_only"
+        meta = {"snippet": path}
+        if info.claims:
+            meta["claims"] = info.claims
+        if info.error_type and "raises-exception" in tags:
+            meta["expected_exception"] = info.error_type
+        if info.timeout != DEFAULT_CELL_TIMEOUT:
+            meta["timeout"] = info.timeout
+        cell = nbformat.v4.new_code_cell((magic + "\n" if magic else "") + source)
+        if tags:
+            cell.metadata["tags"] = tags
+        cell.metadata[SIGNATURE] = meta
+        cells.append(cell)
+
+    written: set[str] = set()
+    setup_done = False
+    for seg in merged:
+        if seg.kind == "md":
+            if not setup_done:
+                # the title cell first, then the intro and the setup cell
+                lines = seg.text.split("\n")
+                h1 = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), None)
+                head, rest = (lines[: h1 + 1], lines[h1 + 1 :]) if h1 is not None else ([], lines)
+                if h1 is not None:
+                    title = ATTR_LIST_RE.sub("", lines[h1][2:]).strip()
+                    head[-1] = f"# {title} · {FW_NAMES[framework]}"  # two notebooks, two titles
+                intro = text["intro"].format(
+                    fw=FW_NAMES[framework], title=title, url=page_url(lang, f"{article}.md")
+                )
+                cells.append(nbformat.v4.new_markdown_cell("\n".join(head + ["", intro]).strip()))
+                setup = SETUP[framework]
+                if gpu_only:
+                    setup += GPU_ONLY_MAGIC
+                if uses_file:
+                    setup += FILE_SHIM.format(name=f"{article}-{framework}")
+                cell = nbformat.v4.new_code_cell(setup)
+                cell.metadata[SIGNATURE] = {"setup": True}
+                cells.append(cell)
+                setup_done = True
+                if "\n".join(rest).strip():
+                    md_cells("\n".join(rest))
+            else:
+                md_cells(seg.text)
+            continue
+        path = seg.text
+        if path in scripts:
+            if path not in written:
+                name = path.partition(":")[0].rsplit("/", 1)[-1]
+                code_cell(path, sources[path], magic=f"%%writefile {name}")
+                written.add(path)
+            continue
+        for script, needed_by in scripts.items():
+            if needed_by == path and script not in written:
+                name = script.rsplit("/", 1)[-1]
+                code_cell(script, snippet_text(script, snippets), magic=f"%%writefile {name}")
+                written.add(script)
+        code_cell(path, sources[path])
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = cells
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"c{i:03d}"  # stable ids: an unchanged notebook is byte-identical
+    nb.metadata = {
+        "kernelspec": {
+            "name": "python3",
+            "display_name": "Python 3 (ipykernel)",
+            "language": "python",
+        },
+        "language_info": {"name": "python"},
+        SIGNATURE: {
+            "article": article,
+            "lang": lang,
+            "framework": framework,
+            "title": title,
+            "page": page_url(lang, f"{article}.md"),
+        },
+    }
+    return nb

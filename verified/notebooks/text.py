@@ -1,0 +1,121 @@
+"""The words and code the generator adds to a notebook, in each language.
+
+Everything in a notebook that comes neither from the article page nor from a snippet file is
+here: the banner under the title, the note before machine-dependent cells, the titles of
+admonitions, and the setup cell (device choice, seed, the ``%%gpu_only`` magic, the
+``__file__`` shim).
+"""
+
+from __future__ import annotations
+
+TEXT = {
+    "en": {
+        "intro": (
+            "> This notebook is the {fw} version of the page [{title}]({url}), generated from "
+            "the same text and code snippets and executed as it stands. Run the cells from top "
+            "to bottom. The first code cell chooses the device: the GPU when one is available, "
+            "otherwise the CPU; set the environment variable `AUTOGRAD_DEVICE=cpu` or "
+            "`AUTOGRAD_DEVICE=gpu` before starting Jupyter to choose yourself. Values quoted in "
+            "the text come from the verified run of the page."
+        ),
+        "machine": (
+            "*The output of the next cell depends on the machine (allocator, processor, load): "
+            "your figures may differ from the ones quoted in the text.*"
+        ),
+        "admonition": {
+            "note": "Note",
+            "abstract": "Abstract",
+            "info": "Info",
+            "tip": "Tip",
+            "success": "Success",
+            "question": "Question",
+            "warning": "Warning",
+            "failure": "Failure",
+            "danger": "Danger",
+            "bug": "Bug",
+            "example": "Example",
+            "quote": "Quote",
+        },
+    },
+    "zh": {
+        "intro": (
+            "> 本 Notebook 是页面[{title}]({url})的 {fw} 版本，由同一份正文和代码片段生成，并按原样执行。"
+            "请从上到下依次运行。第一个代码单元格负责选择设备：有 GPU 时使用 GPU，否则使用 CPU；"
+            "也可以在启动 Jupyter 之前设置环境变量 `AUTOGRAD_DEVICE=cpu` 或 `AUTOGRAD_DEVICE=gpu` "
+            "自行指定。正文中引用的数值来自本页的验证运行。"
+        ),
+        "machine": "*下一个单元格的输出取决于运行它的机器（内存分配器、处理器、负载），可能与正文引用的数值不同。*",
+        "admonition": {
+            "note": "注意",
+            "abstract": "摘要",
+            "info": "说明",
+            "tip": "提示",
+            "success": "成功",
+            "question": "问题",
+            "warning": "警告",
+            "failure": "失败",
+            "danger": "危险",
+            "bug": "缺陷",
+            "example": "示例",
+            "quote": "引用",
+        },
+    },
+}
+
+
+SETUP = {
+    "torch": """\
+# Run this cell first. It chooses the device for every cell below (the code cells never do):
+# the GPU when one is available, otherwise the CPU; AUTOGRAD_DEVICE=cpu|gpu overrides.
+import os
+
+import torch
+
+gpu_available = torch.cuda.is_available()
+device = os.environ.get("AUTOGRAD_DEVICE", "gpu" if gpu_available else "cpu").lower()
+if device not in ("cpu", "gpu"):
+    raise ValueError(f"AUTOGRAD_DEVICE must be 'cpu' or 'gpu', not {device!r}")
+if device == "gpu" and not gpu_available:
+    raise RuntimeError("AUTOGRAD_DEVICE=gpu, but torch.cuda.is_available() is False")
+torch.set_default_device("cuda" if device == "gpu" else "cpu")
+torch.manual_seed(0)  # fixed seed: the same numbers on every run
+print(f"torch {torch.__version__}, default device: {device}")""",
+    "paddle": """\
+# Run this cell first. It chooses the device for every cell below (the code cells never do):
+# the GPU when one is available, otherwise the CPU; AUTOGRAD_DEVICE=cpu|gpu overrides.
+import os
+import warnings
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # Paddle warns about a missing ccache on import
+    import paddle
+
+gpu_available = paddle.device.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0
+device = os.environ.get("AUTOGRAD_DEVICE", "gpu" if gpu_available else "cpu").lower()
+if device not in ("cpu", "gpu"):
+    raise ValueError(f"AUTOGRAD_DEVICE must be 'cpu' or 'gpu', not {device!r}")
+if device == "gpu" and not gpu_available:
+    raise RuntimeError("AUTOGRAD_DEVICE=gpu, but Paddle sees no CUDA device")
+paddle.set_device(device)
+paddle.seed(0)  # fixed seed: the same numbers on every run
+print(f"paddle {paddle.__version__}, default device: {device}")""",
+}
+
+GPU_ONLY_MAGIC = '''
+
+from IPython.core.magic import register_cell_magic
+
+
+@register_cell_magic
+def gpu_only(line, cell):
+    """Cells marked %%gpu_only need a GPU: on the CPU they are skipped with a message."""
+    if device != "gpu":
+        print("Skipped: this cell needs a GPU, and this notebook runs on the CPU.")
+        return
+    exec(compile(cell, "<gpu_only cell>", "exec"), get_ipython().user_ns)'''
+
+FILE_SHIM = '''
+
+# Some snippets start other scripts found next to themselves (Path(__file__).with_name(...));
+# in a notebook those scripts are written to the working directory by %%writefile cells.
+__file__ = "{name}.ipynb"'''
