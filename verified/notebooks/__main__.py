@@ -9,6 +9,7 @@ import sys
 from verified.notebooks import __doc__ as PACKAGE_DOC
 from verified.notebooks.build import build
 from verified.notebooks.check import check
+from verified.notebooks.comments import TranslationError
 from verified.notebooks.execute import NotebookFailed
 
 
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
             if problems:
                 return 1
             print("notebooks are up to date")
-    except (NotebookFailed, ReportError, PluginError) as exc:
+    except (NotebookFailed, ReportError, PluginError, TranslationError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0

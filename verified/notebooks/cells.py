@@ -23,7 +23,7 @@ from verified.notebooks.markdown import (
 )
 from verified.notebooks.parse import Segment, parse
 from verified.notebooks.snippets import SnippetInfo, snippet_infos, snippet_text
-from verified.notebooks.text import FILE_SHIM, GPU_ONLY_MAGIC, SETUP, TEXT
+from verified.notebooks.text import TEXT, setup_code
 
 SIBLING_RE = re.compile(r"""["'](?P<name>\w+_(?:paddle|torch)\.py)["']""")
 
@@ -57,16 +57,17 @@ def generate(
     text = TEXT[lang]
 
     included = [s.text for s in segments if s.kind == "code"]
-    sources = {path: snippet_text(path, snippets) for path in included}
+    sources = {path: snippet_text(path, snippets, lang) for path in included}
+    english = {path: snippet_text(path, snippets) for path in included}  # for the structure
     # snippets that another included snippet starts as a script: written, not executed
     scripts: dict[str, str] = {}  # script path -> path of the first snippet that needs it
     for path in included:
         folder = path.partition(":")[0].rsplit("/", 1)[0]
-        for match in SIBLING_RE.finditer(sources[path]):
+        for match in SIBLING_RE.finditer(english[path]):
             target = f"{folder}/{match['name']}"
             if (snippets / target).is_file() and target != path:
                 scripts.setdefault(target, path)
-    uses_file = any("__file__" in src for src in sources.values())
+    uses_file = any("__file__" in src for src in english.values())
     gpu_only = any(infos.get(p.partition(":")[0], SnippetInfo()).gpu_only for p in included)
 
     cells = []
@@ -127,11 +128,12 @@ def generate(
                     fw=FW_NAMES[framework], title=title, url=page_url(lang, f"{article}.md")
                 )
                 cells.append(nbformat.v4.new_markdown_cell("\n".join(head + ["", intro]).strip()))
-                setup = SETUP[framework]
-                if gpu_only:
-                    setup += GPU_ONLY_MAGIC
-                if uses_file:
-                    setup += FILE_SHIM.format(name=f"{article}-{framework}")
+                setup = setup_code(
+                    framework,
+                    lang,
+                    gpu_only=gpu_only,
+                    file_name=f"{article}-{framework}" if uses_file else None,
+                )
                 cell = nbformat.v4.new_code_cell(setup)
                 cell.metadata[SIGNATURE] = {"setup": True}
                 cells.append(cell)
@@ -151,7 +153,7 @@ def generate(
         for script, needed_by in scripts.items():
             if needed_by == path and script not in written:
                 name = script.rsplit("/", 1)[-1]
-                code_cell(script, snippet_text(script, snippets), magic=f"%%writefile {name}")
+                code_cell(script, snippet_text(script, snippets, lang), magic=f"%%writefile {name}")
                 written.add(script)
         code_cell(path, sources[path])
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from verified.claims import FRAMEWORKS, LANGS, ROOT, SNIPPETS
 from verified.notebooks.base import SIGNATURE, articles, notebook_path
 from verified.notebooks.cells import generate
+from verified.notebooks.comments import SOURCE_LANG, TranslationError, table_problems
 from verified.notebooks.snippets import snippet_infos, snippet_text
 
 
@@ -25,8 +26,10 @@ def code_signature(nb) -> list[tuple[str, list[str]]]:
 
 
 def snippet_problems(nb, snippets: Path = SNIPPETS, where: str = "") -> list[str]:
-    """Code cells that do not hold their snippet file's current text."""
+    """Code cells that do not hold their snippet file's current text (with the comments in
+    the notebook's language)."""
     problems = []
+    lang = nb.metadata.get(SIGNATURE, {}).get("lang", SOURCE_LANG)
     for index, cell in enumerate(nb.cells):
         meta = cell.metadata.get(SIGNATURE, {})
         path = meta.get("snippet")
@@ -36,9 +39,12 @@ def snippet_problems(nb, snippets: Path = SNIPPETS, where: str = "") -> list[str
         if source.startswith("%%"):
             source = source.split("\n", 1)[1] if "\n" in source else ""
         try:
-            current = snippet_text(path, snippets)
+            current = snippet_text(path, snippets, lang)
         except (OSError, StopIteration):
             problems.append(f"{where}cell {index}: snippet {path} no longer exists")
+            continue
+        except TranslationError as exc:
+            problems.append(f"{where}cell {index}: {exc}")
             continue
         if source != current:
             problems.append(f"{where}cell {index}: differs from snippets/{path} (stale notebook)")
@@ -66,7 +72,7 @@ def check() -> list[str]:
     """Notebooks on disk that are missing or do not match the current pages and snippets."""
     import nbformat
 
-    problems = []
+    problems = table_problems()
     infos = snippet_infos()
     for article in articles():
         for lang in LANGS:

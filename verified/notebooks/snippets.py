@@ -2,7 +2,7 @@
 about running it.
 
 :func:`snippet_text` is what ``pymdownx.snippets`` puts on the page for
-``--8<-- "file"`` or ``"file:section"``; :func:`snippet_infos` reads the claims to tell which
+``--8<-- "file"`` or ``"file:section"``, with its comments in the notebook's language; :func:`snippet_infos` reads the claims to tell which
 cells must raise (``error`` claims), need a GPU, depend on the machine, or need a longer
 timeout.
 """
@@ -15,14 +15,16 @@ from pathlib import Path
 
 from verified.claims import SNIPPETS, all_cases
 from verified.notebooks.base import DEFAULT_CELL_TIMEOUT
+from verified.notebooks.comments import SOURCE_LANG, translated_file
 
 SECTION_MARK_RE = re.compile(r"^\s*#\s*-{1,2}8<-{1,2}\s*\[(?:start|end):[\w-]+\]\s*$")
 
 
-def snippet_text(path: str, snippets: Path = SNIPPETS) -> str:
-    """What pymdownx.snippets includes for ``path`` (``file`` or ``file:section``)."""
+def snippet_text(path: str, snippets: Path = SNIPPETS, lang: str = SOURCE_LANG) -> str:
+    """What pymdownx.snippets includes for ``path`` (``file`` or ``file:section``), with the
+    comments in ``lang`` (:mod:`.comments`; the same lines, the same code)."""
     name, _, section = path.partition(":")
-    lines = (snippets / name).read_text(encoding="utf-8").split("\n")
+    lines = translated_file(name, lang, snippets).split("\n")
     if section and not section.replace(":", "").isdigit():
         start = re.compile(rf"^\s*#\s*-{{1,2}}8<-{{1,2}}\s*\[start:{re.escape(section)}\]\s*$")
         end = re.compile(rf"^\s*#\s*-{{1,2}}8<-{{1,2}}\s*\[end:{re.escape(section)}\]\s*$")

@@ -119,3 +119,38 @@ FILE_SHIM = '''
 # Some snippets start other scripts found next to themselves (Path(__file__).with_name(...));
 # in a notebook those scripts are written to the working directory by %%writefile cells.
 __file__ = "{name}.ipynb"'''
+
+# The setup cell's comments and docstring in the other languages (the code stays as it is:
+# :func:`verified.notebooks.comments.translate` checks it).
+SETUP_COMMENTS = {
+    "zh": {
+        "Run this cell first. It chooses the device for every cell below (the code cells never do):": "请先运行本单元格。它为下面所有单元格选择设备（后面的代码单元格都不会自己选择）：",
+        "the GPU when one is available, otherwise the CPU; AUTOGRAD_DEVICE=cpu|gpu overrides.": "有 GPU 时使用 GPU，否则使用 CPU；设置 AUTOGRAD_DEVICE=cpu|gpu 可自行指定。",
+        "Paddle warns about a missing ccache on import": "导入飞桨时会警告找不到 ccache",
+        "fixed seed: the same numbers on every run": "固定随机种子：每次运行得到相同的数值",
+        "Cells marked %%gpu_only need a GPU: on the CPU they are skipped with a message.": "标记为 %%gpu_only 的单元格需要 GPU：在 CPU 上运行时跳过，并打印一条说明。",
+        "Some snippets start other scripts found next to themselves (Path(__file__).with_name(...));": "有些代码片段会启动与自己位于同一目录的其他脚本（Path(__file__).with_name(...)）；",
+        "in a notebook those scripts are written to the working directory by %%writefile cells.": "在 Notebook 中，这些脚本由 %%writefile 单元格写入当前工作目录。",
+    },
+}
+
+
+def setup_code(framework: str, lang: str, *, gpu_only: bool, file_name: str | None) -> str:
+    """The first code cell: the device, the seed, and the ``%%gpu_only`` magic and the
+    ``__file__`` shim where the notebook needs them; its comments in ``lang``."""
+    from verified.notebooks.comments import SOURCE_LANG, translate
+
+    code = SETUP[framework]
+    if gpu_only:
+        code += GPU_ONLY_MAGIC
+    if file_name is not None:
+        code += FILE_SHIM.format(name=file_name)
+    if lang == SOURCE_LANG:
+        return code
+    return translate(
+        code,
+        lang,
+        SETUP_COMMENTS.get(lang, {}),
+        where=f"the setup cell ({framework})",
+        table_at=f"SETUP_COMMENTS[{lang!r}] in verified/notebooks/text.py",
+    )
