@@ -3,8 +3,10 @@
 ``python -m verified.notebooks build`` turns each article (``docs/en/<article>.md`` with a
 ``snippets/<article>/`` folder) into ``docs/<lang>/notebooks/<article>-<framework>.ipynb``
 for both languages and both frameworks, and executes each one with nbclient;
-``python -m verified.notebooks check`` only verifies that the notebooks on disk match what the
-current pages and snippets generate (no execution).
+``python -m verified.notebooks export`` writes the copies committed under
+``notebooks/<lang>/`` (no outputs, links into the repository); ``python -m verified.notebooks
+check`` only verifies that the notebooks on disk, and those copies, match what the current
+pages and snippets generate (no execution).
 
 Where a notebook's parts come from, one module per stage:
 
@@ -41,22 +43,42 @@ from verified.notebooks.base import (
     DOCS,
     FW_NAMES,
     RECORD,
+    REPOSITORY,
     SIGNATURE,
     articles,
     notebook_path,
+    repository_path,
 )
-from verified.notebooks.build import Built, build, build_one
+from verified.notebooks.build import Built, build, build_one, export
 from verified.notebooks.cache import cache_key, merge_outputs, store, versions
-from verified.notebooks.cells import generate
-from verified.notebooks.check import check, code_signature, snippet_problems, stale
+from verified.notebooks.cells import generate, repository_notebook
+from verified.notebooks.check import (
+    check,
+    code_signature,
+    local_link_problems,
+    mask,
+    repository_problems,
+    site_prose_problems,
+    snippet_problems,
+    stale,
+)
 from verified.notebooks.execute import NotebookFailed, execute, execution_problems
-from verified.notebooks.markdown import Converter, page_url, site_url, split_cells
+from verified.notebooks.markdown import (
+    Converter,
+    Links,
+    drop_site_only,
+    is_local,
+    published_url,
+    site_prose,
+    split_cells,
+)
 from verified.notebooks.parse import Segment, parse
 from verified.notebooks.snippets import SnippetInfo, snippet_infos, snippet_text
 from verified.notebooks.text import TEXT
 
 __all__ = [
     "BUILD",
+    "REPOSITORY",
     "CACHE",
     "DEFAULT_CELL_TIMEOUT",
     "DOCS",
@@ -74,19 +96,29 @@ __all__ = [
     "articles",
     "build",
     "build_one",
+    "export",
     "cache_key",
     "check",
     "code_signature",
     "execute",
     "execution_problems",
     "generate",
+    "repository_notebook",
     "merge_outputs",
     "notebook_path",
-    "page_url",
+    "repository_path",
+    "Links",
+    "drop_site_only",
+    "is_local",
+    "published_url",
+    "site_prose",
     "parse",
-    "site_url",
     "snippet_infos",
     "snippet_problems",
+    "local_link_problems",
+    "mask",
+    "repository_problems",
+    "site_prose_problems",
     "snippet_text",
     "split_cells",
     "stale",

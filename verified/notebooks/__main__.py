@@ -7,7 +7,7 @@ import os
 import sys
 
 from verified.notebooks import __doc__ as PACKAGE_DOC
-from verified.notebooks.build import build
+from verified.notebooks.build import build, export
 from verified.notebooks.check import check
 from verified.notebooks.comments import TranslationError
 from verified.notebooks.execute import NotebookFailed
@@ -28,7 +28,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     b.add_argument("--force", action="store_true", help="execute even if cached")
     b.add_argument("--only", nargs="*", help="substrings of <lang>/<article>-<framework>")
-    sub.add_parser("check", help="fail if a notebook does not match its page and snippets")
+    sub.add_parser(
+        "check",
+        help="fail if a notebook (or a copy under notebooks/) does not match its page and "
+        "snippets, or a snippet comment lacks a translation",
+    )
+    sub.add_parser(
+        "export",
+        help="write the copies committed under notebooks/<lang>/ (no outputs, links into the "
+        "repository)",
+    )
     args = parser.parse_args(argv)
     from mkdocs.exceptions import PluginError
 
@@ -37,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "build":
             build(args.device, force=args.force, only=args.only)
+        elif args.command == "export":
+            export()
         else:
             problems = check()
             for problem in problems:

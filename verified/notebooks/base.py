@@ -10,6 +10,7 @@ from pathlib import Path
 from verified.claims import LANGS, ROOT, SNIPPETS
 
 DOCS = ROOT / "docs"
+REPOSITORY = ROOT / "notebooks"  # the copies committed without outputs
 BUILD = ROOT / "build"
 CACHE = BUILD / "notebooks" / "cache"
 RECORD = BUILD / "notebooks.json"
@@ -29,3 +30,8 @@ def articles(docs: Path = DOCS, snippets: Path = SNIPPETS) -> list[str]:
 
 def notebook_path(lang: str, article: str, framework: str, docs: Path = DOCS) -> Path:
     return docs / lang / "notebooks" / f"{article}-{framework}.ipynb"
+
+
+def repository_path(lang: str, article: str, framework: str, root: Path = REPOSITORY) -> Path:
+    """The committed copy (no outputs, links into the repository) of a notebook."""
+    return root / lang / f"{article}-{framework}.ipynb"

@@ -17,9 +17,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verified.claims import FRAMEWORKS, LANGS, ROOT, SNIPPETS
-from verified.notebooks.base import CACHE, DOCS, RECORD, SIGNATURE, articles, notebook_path
+from verified.notebooks.base import (
+    CACHE,
+    DOCS,
+    RECORD,
+    REPOSITORY,
+    SIGNATURE,
+    articles,
+    notebook_path,
+    repository_path,
+)
 from verified.notebooks.cache import _write_atomic, cache_key, merge_outputs, store
-from verified.notebooks.cells import generate
+from verified.notebooks.cells import generate, repository_notebook
+from verified.notebooks.check import local_link_problems, site_prose_problems
 from verified.notebooks.execute import NotebookFailed, execute
 from verified.notebooks.snippets import snippet_infos
 
@@ -42,6 +52,9 @@ def build_one(
 
     name = f"{lang}/{article}-{framework}"
     nb = generate(article, lang, framework, infos=infos)
+    problems = site_prose_problems(nb, f"{name}: ") + local_link_problems(nb, f"{name}: ")
+    if problems:
+        raise NotebookFailed("\n".join(problems))
     key = cache_key(nb, framework, device)
     cached_nb = CACHE / f"{key}.ipynb"
     cached_meta = CACHE / f"{key}.json"
@@ -156,3 +169,37 @@ def _gpu_available() -> bool:
     except (OSError, subprocess.TimeoutExpired):
         return False
     return out.stdout.strip() == "True"
+
+
+def export(*, log=print) -> list[Path]:
+    """Write the copies committed under ``notebooks/<lang>/``: each notebook unexecuted, its
+    links into the repository (``python -m verified.notebooks export``); remove the copies of
+    notebooks that no longer exist. Unchanged files are not rewritten."""
+    import nbformat
+
+    infos = snippet_infos()
+    written, expected = [], set()
+    for article in articles():
+        for lang in LANGS:
+            for framework in FRAMEWORKS:
+                name = f"{lang}/{article}-{framework}"
+                nb = repository_notebook(article, lang, framework, infos=infos)
+                problems = site_prose_problems(nb, f"{name}: ")
+                problems += local_link_problems(nb, f"{name}: ")
+                if problems:
+                    raise NotebookFailed("\n".join(problems))
+                target = repository_path(lang, article, framework)
+                expected.add(target)
+                text = nbformat.writes(nb) + "\n"
+                if not target.exists() or target.read_text(encoding="utf-8") != text:
+                    _write_atomic(target, text)
+                    written.append(target)
+                    log(f"wrote {target.relative_to(ROOT)}")
+    for stray in sorted(REPOSITORY.glob("*/*.ipynb")):
+        if stray not in expected:
+            stray.unlink()
+            log(f"removed {stray.relative_to(ROOT)}")
+    log(
+        f"{len(expected)} notebooks under {REPOSITORY.relative_to(ROOT)}/, {len(written)} rewritten"
+    )
+    return written

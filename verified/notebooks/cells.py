@@ -13,12 +13,13 @@ import re
 from pathlib import Path
 
 from verified.claims import SNIPPETS
-from verified.notebooks.base import DEFAULT_CELL_TIMEOUT, DOCS, FW_NAMES, SIGNATURE
+from verified.notebooks.base import DEFAULT_CELL_TIMEOUT, DOCS, FW_NAMES, SIGNATURE, articles
 from verified.notebooks.markdown import (
     ATTR_LIST_RE,
     Converter,
+    Links,
     drop_output_placeholders,
-    page_url,
+    published_url,
     split_cells,
 )
 from verified.notebooks.parse import Segment, parse
@@ -34,6 +35,30 @@ def _renderer(markdown: str, lang: str, where: str) -> str:
     return render(markdown, lang, where, provenance=False)
 
 
+def _marked_renderer(markdown: str, lang: str, where: str) -> str:
+    """The site's rendering, each observed value wrapped in
+    ``<span class="claim-value" data-claim="…">``: the copies committed under notebooks/
+    carry the values of the run that generated them, and their freshness check
+    (:func:`verified.notebooks.check.mask`) sets those values aside."""
+    from verified.render import PLACEHOLDER
+
+    def one(match: re.Match) -> str:
+        shown = _renderer(match[0], lang, where)
+        if match["field"] == "statement":  # prose from claims.toml, not an observation
+            return shown
+        claim = f"{match['id']}|{match['fw']}{'@' + match['dev'] if match['dev'] else ''}"
+        return f'<span class="claim-value" data-claim="{claim}">{shown}</span>'
+
+    return _renderer(PLACEHOLDER.sub(one, markdown), lang, where)
+
+
+def repository_notebook(article: str, lang: str, framework: str, **kwargs):
+    """The copy committed under ``notebooks/<lang>/``: unexecuted, links into the repository,
+    observed values marked (see :func:`_marked_renderer`)."""
+    links = Links(lang, article, framework, repository=True, articles=tuple(articles()))
+    return generate(article, lang, framework, render=_marked_renderer, links=links, **kwargs)
+
+
 def generate(
     article: str,
     lang: str,
@@ -43,8 +68,11 @@ def generate(
     snippets: Path = SNIPPETS,
     render=_renderer,
     infos: dict[str, SnippetInfo] | None = None,
+    links: Links | None = None,
 ):
-    """The unexecuted notebook for one article, language and framework."""
+    """The unexecuted notebook for one article, language and framework; its links point
+    where ``links`` says (default: the published site if configured, else relative to the
+    notebook's place on the site)."""
     import nbformat
 
     page = docs / lang / f"{article}.md"
@@ -53,7 +81,9 @@ def generate(
     segments = [s for s in parse(markdown, lang) if s.framework in (None, framework)]
     if infos is None:
         infos = snippet_infos(snippets)
-    converter = Converter(lang, article, docs)
+    if links is None:
+        links = Links(lang, article, framework, base=published_url())
+    converter = Converter(lang, article, docs, links)
     text = TEXT[lang]
 
     included = [s.text for s in segments if s.kind == "code"]
@@ -125,7 +155,10 @@ def generate(
                     title = ATTR_LIST_RE.sub("", lines[h1][2:]).strip()
                     head[-1] = f"# {title} · {FW_NAMES[framework]}"  # two notebooks, two titles
                 intro = text["intro"].format(
-                    fw=FW_NAMES[framework], title=title, url=page_url(lang, f"{article}.md")
+                    fw=FW_NAMES[framework],
+                    title=title,
+                    url=links.article_url(),
+                    report=links.page("verification.md"),
                 )
                 cells.append(nbformat.v4.new_markdown_cell("\n".join(head + ["", intro]).strip()))
                 setup = setup_code(
@@ -173,7 +206,7 @@ def generate(
             "lang": lang,
             "framework": framework,
             "title": title,
-            "page": page_url(lang, f"{article}.md"),
+            "page": f"docs/{lang}/{article}.md",
         },
     }
     return nb

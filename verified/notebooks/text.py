@@ -11,12 +11,12 @@ from __future__ import annotations
 TEXT = {
     "en": {
         "intro": (
-            "> This notebook is the {fw} version of the page [{title}]({url}), generated from "
-            "the same text and code snippets and executed as it stands. Run the cells from top "
-            "to bottom. The first code cell chooses the device: the GPU when one is available, "
-            "otherwise the CPU; set the environment variable `AUTOGRAD_DEVICE=cpu` or "
-            "`AUTOGRAD_DEVICE=gpu` before starting Jupyter to choose yourself. Values quoted in "
-            "the text come from the verified run of the page."
+            "> This notebook is the {fw} version of the article [{title}]({url}): the same "
+            "text and code, executed as it stands. Run the cells from top to bottom. The first "
+            "code cell chooses the device: the GPU when one is available, otherwise the CPU; "
+            "set the environment variable `AUTOGRAD_DEVICE=cpu` or `AUTOGRAD_DEVICE=gpu` before "
+            "starting Jupyter to choose yourself. The values quoted in the text were observed "
+            "when the article was verified (see the [verification report]({report}))."
         ),
         "machine": (
             "*The output of the next cell depends on the machine (allocator, processor, load): "
@@ -39,10 +39,11 @@ TEXT = {
     },
     "zh": {
         "intro": (
-            "> 本 Notebook 是页面[{title}]({url})的 {fw} 版本，由同一份正文和代码片段生成，并按原样执行。"
-            "请从上到下依次运行。第一个代码单元格负责选择设备：有 GPU 时使用 GPU，否则使用 CPU；"
-            "也可以在启动 Jupyter 之前设置环境变量 `AUTOGRAD_DEVICE=cpu` 或 `AUTOGRAD_DEVICE=gpu` "
-            "自行指定。正文中引用的数值来自本页的验证运行。"
+            "> 本 Notebook 是文章[{title}]({url})的 {fw} 版本：正文和代码与文章相同，并按原样执行。"
+            "请从上到下依次运行各单元格。第一个代码单元格负责选择设备：有 GPU 时使用 GPU，"
+            "否则使用 CPU；也可以在启动 Jupyter 之前设置环境变量 `AUTOGRAD_DEVICE=cpu` 或 "
+            "`AUTOGRAD_DEVICE=gpu` 自行指定。正文中引用的数值来自该文章的验证运行"
+            "（见[验证报告]({report})）。"
         ),
         "machine": "*下一个单元格的输出取决于运行它的机器（内存分配器、处理器、负载），可能与正文引用的数值不同。*",
         "admonition": {
