@@ -462,9 +462,10 @@ DEMO_SNIPPETS = {
 }
 
 
-def test_generated_cells_on_a_demo_page(tmp_path, timings):
+def test_generated_cells_on_a_demo_page(tmp_path, timings, monkeypatch):
     """Tabs, placeholders, admonitions, links, error and GPU-only cells, on a small page; the
     torch notebook is executed on the CPU: the error cell raises, the GPU cell skips."""
+    monkeypatch.delenv("SITE_URL", raising=False)  # relative links (see test_site_url_...)
     docs, snippets = tmp_path / "docs", tmp_path / "snippets"
     (docs / "en").mkdir(parents=True)
     (docs / "en" / "demo.md").write_text(DEMO_PAGE, encoding="utf-8")
