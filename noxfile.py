@@ -7,12 +7,18 @@ tests      the whole test suite: claims and engine tests, notebooks, site build,
 notebooks  build and execute the downloadable notebooks
 e2e        real-browser tests (Debian's Chromium) against the built site, and a downloaded
            notebook run in JupyterLab (its kernel: this session's Python, with both frameworks)
-lint       ruff
+lint       ruff, and the GitHub workflows validated offline
+mutation   opt-in: mutation testing of the engine (mutmut), score per file
+matrix     opt-in: every CPU claim on each release of results/matrix.toml, one environment
+           each (`nox -s "matrix(env='paddle-2.6.2')"` for one), reports in results/
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import tomllib
 from pathlib import Path
 
 import nox
@@ -23,6 +29,12 @@ nox.options.sessions = ["tests"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 PHASE_ONE = "not site and not e2e"
+MATRIX = tomllib.loads(Path("results/matrix.toml").read_text(encoding="utf-8"))["environment"]
+# Downloads of `nox -s matrix`, kept between runs (pip's own HTTP cache stores nothing from the
+# package server here, which sends no caching headers).
+WHEELHOUSE = Path(
+    os.environ.get("AUTOGRAD_WHEELHOUSE", Path.home() / ".cache" / "autograd-verified" / "wheels")
+)
 
 
 def install(session: nox.Session, *groups: str) -> None:
@@ -93,8 +105,93 @@ def sweep(session: nox.Session) -> None:
     session.run("python", "-m", "verified.sweep")
 
 
+def fetch_and_install(session: nox.Session, *requirements: str) -> None:
+    """Download into the wheelhouse (a no-op for wheels already there), install from it."""
+    WHEELHOUSE.mkdir(parents=True, exist_ok=True)
+    session.run("python", "-m", "pip", "download", "-q", "-d", str(WHEELHOUSE), *requirements)
+    session.install("--no-index", "--find-links", str(WHEELHOUSE), *requirements)
+
+
+@nox.session(python="3.11", default=False)
+@nox.parametrize("env", [e["name"] for e in MATRIX])
+def matrix(session: nox.Session, env: str) -> None:
+    """Opt-in: run the CPU claims of one framework release of results/matrix.toml (all of them
+    with `nox -s matrix`) and write results/<env>.json. A PyTorch release from PyPI is a CUDA
+    build: it is installed without dependencies, then with what it needs on the CPU."""
+    spec = next(e for e in MATRIX if e["name"] == env)
+    tools = list(nox.project.dependency_groups(PYPROJECT, "engine")) + ["pytest==9.2.0"]
+    if spec["framework"] == "torch":
+        fetch_and_install(session, "--no-deps", f"torch=={spec['version']}")
+        needs = session.run("python", "-m", "verified.matrix", "torch-requirements", silent=True)
+        fetch_and_install(session, *spec["requirements"], *tools, *needs.split())
+    else:
+        fetch_and_install(session, *spec["requirements"], *tools)
+    report = Path("results") / f"{env}.json"
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "snippets",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        f"{spec['framework']}-cpu",
+        env={"AUTOGRAD_REPORT": str(report.resolve()), "AUTOGRAD_REPORT_NAME": env},
+    )
+
+
+@nox.session(python="3.11", default=False)
+def mutation(session: nox.Session) -> None:
+    """Opt-in: mutate the engine (pyproject's [tool.mutmut]) and run its fast tests against every
+    mutant; prints the share killed per file and writes build/mutation.json with the survivors.
+    `nox -s mutation -- results` only summarises the last run."""
+    install(session, "mutation")
+    if "results" not in session.posargs:
+        shutil.rmtree("mutants", ignore_errors=True)  # a stale mutants/ tree misleads mutmut
+        session.run("mutmut", "run", "--max-children", str(os.cpu_count() or 2))
+    summary = mutation_summary(Path("mutants"))
+    Path("build").mkdir(exist_ok=True)
+    Path("build/mutation.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    for name, row in summary["files"].items():
+        session.log(
+            f"{name:24} {row['killed']:5} killed of {row['mutants']:5}: {row['score']:6.1%}"
+            f"  ({row['survived']} survived, {row['no_tests']} without tests, "
+            f"{row['timeout']} timed out)"
+        )
+    session.log("survivors: build/mutation.json; show one with `mutmut show <name>`")
+
+
+# mutmut's exit codes per mutant (mutmut/stats.py): 1 and 3 killed, timeouts killed too.
+KILLED = {1, 3, 24, -24, 36, 152, 255, 37}
+
+
+def mutation_summary(mutants: Path) -> dict:
+    files: dict[str, dict] = {}
+    for meta in sorted(mutants.rglob("*.py.meta")):
+        codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+        name = meta.relative_to(mutants).as_posix().removesuffix(".meta")
+        survivors = sorted(k for k, code in codes.items() if code not in KILLED)
+        killed = len(codes) - len(survivors)
+        files[name] = {
+            "mutants": len(codes),
+            "killed": killed,
+            "survived": sum(1 for code in codes.values() if code == 0),
+            "no_tests": sum(1 for code in codes.values() if code in (5, 33)),
+            "timeout": sum(1 for code in codes.values() if code in (24, -24, 36, 152, 255)),
+            "score": killed / len(codes) if codes else 0.0,
+            "survivors": survivors,
+        }
+    return {"files": files}
+
+
 @nox.session(python="3.11")
 def lint(session: nox.Session) -> None:
+    """ruff, and the GitHub workflows against their schema (offline)."""
     install(session, "lint")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    workflows = sorted(str(p) for p in Path(".github/workflows").glob("*.yml"))
+    if not workflows:
+        session.error("no workflow in .github/workflows")
+    session.run("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows)

@@ -4,7 +4,8 @@ milliseconds: ``python -m tests.fakeworker <framework> <device>``.
 
 ``FAKE_WORKER_START`` = ``hang`` or ``die`` misbehaves at start; a request's ``id`` chooses
 what happens: ``hang`` never answers, ``die`` exits with code 3 after writing to stderr,
-anything else answers with what the worker saw.
+anything else answers with what the worker saw. With ``--fork``, like the real worker, each
+request is answered by a child process forked for it (its ``cwd`` request key honoured).
 """
 
 import json
@@ -13,6 +14,7 @@ import sys
 import time
 
 framework, device = sys.argv[1], sys.argv[2]
+fork = sys.argv[3:] == ["--fork"]
 start = os.environ.get("FAKE_WORKER_START")
 if start == "hang":
     time.sleep(60)
@@ -29,18 +31,34 @@ info = {
     "why_no_gpu_code": None,
 }
 print(json.dumps({"ready": info}), flush=True)
-for line in sys.stdin:
-    request = json.loads(line)
+
+
+def answer(request: dict) -> None:
     if request["id"] == "hang":
         time.sleep(60)
     if request["id"] == "die":
         print("segmentation fault (pretend)", file=sys.stderr, flush=True)
         os._exit(3)
-    answer = {
+    if request.get("cwd"):
+        os.chdir(request["cwd"])
+    reply = {
         "pid": os.getpid(),
+        "parent": os.getppid(),
         "cwd": os.getcwd(),
         "request": request,
         "output": "",
         "tensor_devices": {device: 1},
     }
-    print(json.dumps(answer), flush=True)
+    print(json.dumps(reply), flush=True)
+
+
+for line in sys.stdin:
+    request = json.loads(line)
+    if not fork:
+        answer(request)
+        continue
+    child = os.fork()
+    if child == 0:
+        answer(request)
+        os._exit(0)
+    os.waitpid(child, 0)

@@ -205,6 +205,10 @@ BAD = [
     (('observe = "w.grad.item()"', 'observe = "w.grad.item("'), "expect.torch.observe"),
     (("repeat = 5", "repeats = 5"), "claim 'fixture.speed'.repeats"),
     (
+        ("repeat = 5", 'repeat = 5\nstatistic = "mean"'),
+        "claim 'fixture.speed'.expect.paddle.statistic",
+    ),
+    (
         (
             'statement = {en = "The gradient is -16.", zh = "梯度为 -16。"}',
             'statement = {en = "x"}',

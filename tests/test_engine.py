@@ -260,7 +260,11 @@ def test_timing_ratio_is_baseline_over_candidate(runner, cases, framework):
     assert observed["median_baseline_s"] > observed["median_candidate_s"]
     assert judge(case, observed) == ("passed", None), observed["ratio"]
     low, high = observed["spread_baseline"]
-    assert low <= observed["median_baseline_s"] <= high
+    assert low == observed["min_baseline_s"] <= observed["median_baseline_s"] <= high
+    assert observed["statistic"] == "median" and observed["ratio"] == observed["ratio_median"]
+    assert observed["ratio_min"] == observed["min_baseline_s"] / observed["min_candidate_s"]
+    fastest = runner.observe(with_expect(case, statistic="min"))
+    assert fastest["statistic"] == "min" and fastest["ratio"] == fastest["ratio_min"] > 2
 
 
 @pytest.mark.parametrize("framework", ["torch", "paddle"])

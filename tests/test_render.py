@@ -6,6 +6,7 @@ and compared with the expected text; no framework runs here."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from claimkit import PAGE_EN, VERSIONS, env_for, make_docs, make_snippets, observed_for
@@ -321,7 +322,7 @@ def test_verified_line_names_the_releases_and_gpu_runs(site):
     assert "2.6.2" in verified_line(reports, "en", {"fixture.grad"})
     zh = verified_line(reports, "zh")
     assert (
-        "；同样的断言还在 PaddlePaddle 2.6.2–3.3.1 上运行过。GPU：PyTorch 2.13.0 (NVIDIA H200)。"
+        "；同样的断言还在 PaddlePaddle 2.6.2–3.3.1 上运行过。GPU：PyTorch 2.13.0（NVIDIA H200）。"
         in zh
     )
     page = Page(reports, "en", "p")
@@ -396,7 +397,7 @@ def test_verification_page_rows_say_where_each_result_ran(site):
     ) in page
     assert "`fixture/launch_torch.py`<br>`fixture/data.json`<br>`fixture/work_torch.py`" in page
     assert "Shown in: not shown on a page" in page  # fixture.speed
-    assert "✓ 2.00× (4.00 ms / 2.00 ms)" in page
+    assert "✓ 2.00× (medians: 4.00 ms / 2.00 ms)" in page
     assert "out: 2,048 / 2,048<br>inplace: 0 / 0 B (measured / theoretical)" in page
     assert "| this build | paddle 3.3.1, torch 2.13.0 | CPU | 3.11.7 | Test CPU |" in page
     # GPU cells say "not run"; the reasons are listed once, in the page's language
@@ -409,7 +410,7 @@ def test_verification_page_rows_say_where_each_result_ran(site):
     assert "- PyTorch：torch 2.13.0+cpu：本机上 torch.cuda.is&#95;available() 为 False" in zh
     assert "- PaddlePaddle：paddle 3.3.1 是 CPU 版本" in zh
     assert zh.count("— 未运行 |") == 4 and "出现于：[A section](fixture.md#a-section)" in zh
-    assert "✓ 2.00 倍（4.00 ms / 2.00 ms）" in zh and "字节（实测 / 理论值）" in zh
+    assert "✓ 2.00 倍（中位数：4.00 ms / 2.00 ms）" in zh and "字节（实测 / 理论值）" in zh
 
 
 def test_verification_page_marks_failed_stale_and_missing(site):
@@ -557,3 +558,101 @@ def test_join_cjk_soft_breaks(markdown, joined):
     from verified.render import join_cjk_soft_breaks
 
     assert join_cjk_soft_breaks(markdown) == joined
+
+
+def test_timing_fields_and_expectations(site):
+    speed = rec_of(site, "fixture.speed")
+    fastest = dict(
+        speed,
+        observed={**speed["observed"], "statistic": "min", "ratio": 2.5,
+                  "min_baseline_s": 0.0025, "min_candidate_s": 0.001},
+    )  # fmt: skip
+    assert field_value(fastest, "min_baseline", None, "en", "x") == "2.50 ms"
+    assert field_value(fastest, "min_candidate", None, "zh", "x") == "1.00 ms"
+    assert field_value(fastest, "ratio", None, "en", "x") == "2.50×"
+    with pytest.raises(ReportError, match="x: no min_baseline time observed"):
+        field_value(speed, "min_baseline", None, "en", "x")
+    assert field_value(speed, "expected", "ratio_min", "en", "x") == "1.50×"
+    assert field_value(speed, "expected", "ratio_max", "zh", "x") == "50.00 倍"
+    chain = rec_of(site, "fixture.chain")
+    assert field_value(chain, "expected", "tol_bytes", "en", "x") == "16 bytes (0.00 MiB)"
+    assert field_value(chain, "expected", "theoretical", "en", "x") == (
+        "<code>&#123;out: 2 &#42; 1024, inplace: 0&#125;</code>"
+    )
+    with pytest.raises(ReportError, match=r"x: name an expectation key, one of \['bytes'"):
+        field_value(chain, "expected", None, "en", "x")
+    with pytest.raises(ReportError, match="name an expectation key"):
+        field_value(chain, "expected", "ratio_min", "en", "x")
+    from verified.render import Entry, summary
+
+    entry = Entry(fastest, reports_of(site).live, None)
+    assert summary(entry, "en").startswith("✓ 2.50× (fastest runs: 2.50 ms / 1.00 ms)<br>")
+    assert summary(entry, "zh").startswith("✓ 2.50 倍（最快一次：2.50 ms / 1.00 ms）<br>")
+
+
+def test_status_of_a_case_in_words(site):
+    reports = reports_of(site)
+    page = Page(reports, "en", "p")
+    assert page.render("GPU: {{ fixture.chain | torch@gpu | status }}.") == (
+        "GPU: declared but not run here (torch 2.13.0+cpu: torch.cuda.is&#95;available() is "
+        "False on this machine)."
+    )
+    zh = Page(reports, "zh", "p").render("{{ fixture.chain | paddle@gpu | status }}")
+    assert zh == (
+        "已声明，但尚未在此运行（paddle 3.3.1 是 CPU 版本，paddle.device.is&#95;compiled&#95;with&#95;cuda() 为 False）"
+    )
+    assert page.render("{{ fixture.chain | torch | status }}") == (
+        "verified (torch 2.13.0, CPU (Test CPU), Python 3.11.7, 2026-12-01)"
+    )
+    with pytest.raises(ReportError, match=r"p: \{\{ fixture.grad \| torch@gpu \| status \}\}: "):
+        page.render("{{ fixture.grad | torch@gpu | status }}")
+
+
+# -- whole renders against reviewed expected text ------------------------------------------------
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def golden_site(tmp_path, monkeypatch):
+    """The fixture site with a Paddle 2.6.2 report, a GPU report and fixed clocks."""
+    import verified.report as report_module
+
+    monkeypatch.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
+    snippets = make_snippets(tmp_path)
+    docs = make_docs(tmp_path)
+    write(live_records(snippets), tmp_path / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    (tmp_path / "results").mkdir()
+    site = (tmp_path, snippets, docs)
+    add_old_paddle(site)
+    case = all_cases(snippets, VERSIONS)[("fixture.chain", "torch", "gpu")]
+    gpu = record(case, status="passed", env=env_for("torch", "gpu"), observed=observed_for(case))
+    write([gpu], tmp_path / "results" / "gpu.json", snippets=snippets, versions=VERSIONS,
+          name="gpu")  # fmt: skip
+    return site
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("what", ["page", "verification", "silent"])
+def test_renders_match_the_reviewed_text(tmp_path, monkeypatch, lang, what):
+    """tests/golden/*.md were reviewed by hand; AUTOGRAD_UPDATE_GOLDEN=1 rewrites them after a
+    deliberate change (then review the diff)."""
+    import os
+
+    site = golden_site(tmp_path, monkeypatch)
+    reports = reports_of(site)
+    docs = site[2]
+    if what == "page":
+        text = render(PAGE_EN + "\nGPU: {{ fixture.chain | torch@gpu | bytes.out }}\n", lang,
+                      f"{lang}/fixture.md", reports, docs=docs)  # fmt: skip
+    elif what == "verification":
+        text = verification_page(reports, lang, docs)
+    else:
+        text = silent_table(reports, lang, docs)
+    text = re.sub(r"\| (\d{4}-\d\d-\d\dT\d\d:\d\d) \|", "| <generated> |", text)
+    path = GOLDEN / f"{what}_{lang}.md"
+    if os.environ.get("AUTOGRAD_UPDATE_GOLDEN") == "1":
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+    assert path.is_file(), f"{path} is missing: run with AUTOGRAD_UPDATE_GOLDEN=1 and review it"
+    assert text + "\n" == path.read_text(encoding="utf-8")

@@ -18,6 +18,7 @@ from verified.report import (
     Reports,
     freshness,
     record,
+    results_problems,
     staleness,
     write,
 )
@@ -304,3 +305,85 @@ def test_freshness_of_the_live_report(snippets, tmp_path):
     )
     path.write_text("{}", encoding="utf-8")
     assert freshness(path, snippets, VERSIONS).startswith("unreadable: ")
+
+
+def test_environment_of_a_case(monkeypatch):
+    import verified.report as report_module
+
+    monkeypatch.setattr(
+        report_module, "installed", lambda fw: {"paddle": "3.3.1", "torch": "2.13.0+cpu"}[fw]
+    )
+    monkeypatch.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
+    monkeypatch.setattr(report_module, "cpu_model", lambda: "Test CPU")
+    info = {"framework": "torch", "version": "2.13.0+cpu", "python": "3.11.7", "gpu": "H200",
+            "cuda": "13.0"}  # fmt: skip
+    cpu = report_module.environment(info, "cpu")
+    assert cpu == {
+        "framework": "torch",
+        "version": "2.13.0+cpu",
+        "module_version": "2.13.0+cpu",
+        "versions": {"paddle": "3.3.1", "torch": "2.13.0+cpu"},
+        "device": "cpu",
+        "gpu": None,
+        "cuda": None,
+        "python": "3.11.7",
+        "platform": cpu["platform"],
+        "cpu": "Test CPU",
+        "date": "2026-12-01T10:00:00+00:00",
+    }
+    assert cpu["platform"].startswith("Linux")
+    gpu = report_module.environment(info, "gpu")
+    assert (gpu["device"], gpu["gpu"], gpu["cuda"]) == ("gpu", "H200", "13.0")
+    bare = report_module.environment({"framework": "paddle"}, "cpu")
+    assert bare["python"] and bare["module_version"] is None and bare["version"] == "3.3.1"
+
+
+def test_cpu_model_and_clock():
+    import re as regex
+
+    from verified.report import cpu_model, now
+
+    model = cpu_model()
+    assert model and "model name" not in model and not model.startswith(" ")
+    assert regex.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", now())
+
+
+def test_results_problems_name_the_case_and_the_command(snippets, tmp_path):
+    from verified.matrix import Environment
+
+    results = tmp_path / "results"
+    old = Environment("paddle-2.6.2", "paddle", "2.6.2", ())
+    gone = Environment("torch-2.4.1", "torch", "2.4.1", ())
+    records = [
+        r for r in run_all(snippets, OTHER) if r["framework"] == "paddle" and r["device"] == "cpu"
+    ]
+    write(records, results / "paddle-2.6.2.json", snippets=snippets, versions=OTHER)
+    assert results_problems(results, snippets, [old]) == []
+    problems = results_problems(results, snippets, [old, gone])
+    assert problems == [
+        "results/torch-2.4.1.json is missing: run `nox -s \"matrix(env='torch-2.4.1')\"`"
+    ]
+    (snippets / "fixture" / "grad_paddle.py").write_text("# changed\n", encoding="utf-8")
+    problems = results_problems(results, snippets, [old])
+    assert problems == [
+        "results/paddle-2.6.2.json: fixture.grad[paddle-cpu] is stale (the snippet, a file it "
+        "reads or the expectation changed since it ran): run `nox -s \"matrix(env='paddle-2.6.2')\"`"
+    ]
+    case = cases_for(snippets, OTHER)[("fixture.chain", "paddle", "cpu")]
+    failed = record(case, status="failed", env=env_for("paddle", version="2.6.2"), reason="boom")
+    write([failed], results / "paddle-2.6.2.json", snippets=snippets, versions=OTHER)
+    problems = results_problems(results, snippets, [old])
+    assert any(
+        "fixture.chain[paddle-cpu] failed on paddle 2.6.2 (boom): declare" in p for p in problems
+    )
+    other = Environment("paddle-2.6.2", "paddle", "2.6.3", ())
+    assert any(
+        "ran on paddle 2.6.2, not 2.6.3" in p for p in results_problems(results, snippets, [other])
+    )
+    assert results_problems(results, snippets, []) == [
+        "results/paddle-2.6.2.json is not an environment of results/matrix.toml"
+    ]
+    (results / "paddle-2.6.2.json").unlink()
+    write([], results / "paddle-2.6.2.json", snippets=snippets, versions=OTHER)
+    problems = results_problems(results, snippets, [old])
+    assert "results/paddle-2.6.2.json: no result for fixture.leaf: run" in problems[0]

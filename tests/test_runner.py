@@ -5,6 +5,7 @@ timeout or a crash records, and that nothing is left running."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -28,12 +29,20 @@ def runner():
     runner.close()
 
 
-def alive(pid: int) -> bool:
+def running(pid: int) -> bool:
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
         return False
-    return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+
+
+def alive(pid: int, settle: float = 3.0) -> bool:
+    """Whether ``pid`` still runs once it had ``settle`` seconds to exit (a child that
+    answered is allowed to finish exiting)."""
+    deadline = time.monotonic() + settle
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return running(pid)
 
 
 def with_spec(case, **changes):
@@ -102,11 +111,26 @@ def test_cheap_cases_share_a_worker_isolated_ones_get_a_fresh_one(runner, cases)
     memory = runner.observe(cases[("fixture.chain", "torch", "cpu")])
     assert memory["pid"] != first["pid"] and not alive(memory["pid"])
     assert Path(memory["cwd"]) == ROOT
+    template = runner.templates[("torch", "cpu")].proc.pid
+    assert memory["parent"] == template != first["pid"]  # forked from the template
+    assert memory["request"]["cwd"] == str(ROOT)
     script = runner.observe(with_spec(launch, mode="script"))
     assert script["pid"] not in (first["pid"], memory["pid"]) and not alive(script["pid"])
     assert Path(script["cwd"]) == launch.snippet_path.parent
+    assert script["parent"] == template  # the same template, another fresh child
     assert runner.observe(grad)["pid"] == first["pid"]
     assert list(runner.workers) == [("torch", "cpu")]
+    assert list(runner.templates) == [("torch", "cpu")]
+    runner.close_workers()
+    assert runner.templates == {} and not alive(template)
+
+
+def test_isolated_gpu_cases_get_a_new_process(runner, cases, monkeypatch):
+    monkeypatch.setenv("FAKE_WORKER_CUDA", "1")
+    memory = runner.observe(cases[("fixture.chain", "torch", "gpu")])
+    assert memory["parent"] == os.getpid()  # started by the runner, not forked: CUDA
+    assert runner.templates == {} and not alive(memory["pid"])
+    assert memory["tensor_devices"] == {"gpu": 1}
 
 
 def test_a_timeout_is_recorded_and_the_worker_replaced(runner, cases):
@@ -142,6 +166,10 @@ def test_an_isolated_case_that_hangs_is_killed(runner, cases):
         type(chain.claim)("hang", "memory", chain.claim.path, chain.claim.statement, ("cpu",), chain.claim.raw),
         "paddle", "cpu", {**chain.spec, "timeout": 0.5}, chain.version,
     )  # fmt: skip
+    runner.observe(chain)
+    template = runner.templates[("paddle", "cpu")].proc.pid
     observed = runner.observe(hang)
     assert observed["harness_error"].startswith("timed out: no answer within 0.5 s")
-    assert runner.workers == {}
+    assert runner.workers == {} and runner.templates == {}
+    assert not alive(template)  # the template and its child are killed together
+    assert runner.observe(chain)["parent"] != template

@@ -46,7 +46,7 @@ KIND_KEYS = {
     "value": {"value", "tol"},
     "behaviour": {"facts"},
     "memory": {"region", "regions", "theoretical", "bytes", "tol_bytes", "tol_theoretical"},
-    "timing": {"baseline", "candidate", "repeat", "ratio_min", "ratio_max"},
+    "timing": {"baseline", "candidate", "repeat", "statistic", "ratio_min", "ratio_max"},
 }
 REQUIRED = {
     "error": ("type", "match"),
@@ -392,6 +392,8 @@ def _validate_case(path: Path, where: str, case: Case) -> None:
                 )
     if spec.get("mode", "namespace") not in ("namespace", "script"):
         raise ClaimError(path, f"{where}.mode", "must be 'namespace' or 'script'")
+    if spec.get("statistic", "median") not in ("median", "min"):
+        raise ClaimError(path, f"{where}.statistic", "must be 'median' or 'min'")
     if kind == "error":
         try:
             re.compile(spec["match"])

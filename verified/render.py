@@ -38,8 +38,11 @@ VALUE_FIELDS = {
     "ratio",
     "median_baseline",
     "median_candidate",
+    "min_baseline",
+    "min_candidate",
+    "expected",
 }
-TEXT_FIELDS = {"statement", "releases"}
+TEXT_FIELDS = {"statement", "releases", "status"}
 DIRECTIVES = ("verified", "verification-table", "silent-failures")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{[^}]*\})?\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -58,6 +61,10 @@ TEXT = {
         "list_sep": ", ",
         "colon": ": ",
         "paren": "({})",
+        "fastest": "fastest runs",
+        "medians": "medians",
+        "ran": "verified ({env})",
+        "not_run_because": "declared but not run here ({reason})",
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {
             "passed": "passed",
@@ -113,6 +120,10 @@ TEXT = {
         "list_sep": "、",
         "colon": "：",
         "paren": "（{}）",
+        "fastest": "最快一次",
+        "medians": "中位数",
+        "ran": "已验证（{env}）",
+        "not_run_because": "已声明，但尚未在此运行（{reason}）",
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {
             "passed": "通过",
@@ -217,7 +228,8 @@ def env_text(env: dict, lang: str) -> str:
     parts = [f"{fw} {release(env.get('version'))}" if fw else "?"]
     if env.get("device") == "gpu":
         gpu = env.get("gpu") or "GPU"
-        parts.append(f"{gpu}, CUDA {env.get('cuda')}" if env.get("cuda") else gpu)
+        sep = ", " if lang == "en" else "，"
+        parts.append(f"{gpu}{sep}CUDA {env.get('cuda')}" if env.get("cuda") else gpu)
     else:
         cpu = TEXT[lang]["paren"].format(env.get("cpu")) if env.get("cpu") else ""
         parts.append("CPU" + (" " + cpu if lang == "en" and cpu else cpu))
@@ -257,8 +269,20 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
         return fmt_bytes(value, lang)
     if field_name == "ratio":
         return fmt_ratio(observed["ratio"], lang)
-    if field_name in ("median_baseline", "median_candidate"):
+    if field_name in ("median_baseline", "median_candidate", "min_baseline", "min_candidate"):
+        if f"{field_name}_s" not in observed:
+            raise ReportError(f"{label}: no {field_name} time observed")
         return fmt_seconds(observed[f"{field_name}_s"])
+    if field_name == "expected":
+        expected = rec.get("expected") or {}
+        if key is None or key not in expected:
+            raise ReportError(f"{label}: name an expectation key, one of {sorted(expected)}")
+        value = expected[key]
+        if key.startswith("ratio_"):
+            return fmt_ratio(value, lang)
+        if key.startswith("tol_") and isinstance(value, int):
+            return fmt_bytes(value, lang)
+        return code(fmt_value(value))
     if field_name == "value":
         value = observed.get("value")
         if key is not None:
@@ -349,6 +373,8 @@ class Page:
             return claim_by_id(self.reports, match["id"], label).statement[self.lang]
         if name == "releases":
             return releases_text(self.reports, match["id"], match["fw"], self.lang, label)
+        if name == "status":
+            return status_text(self.reports, match, self.lang, label)
         if name not in VALUE_FIELDS:
             raise ReportError(f"{label}: unknown field {name!r}")
         entry = self.entry(match)
@@ -456,8 +482,9 @@ def verified_line(reports: Reports, lang: str, claim_ids: set | None = None) -> 
     releases = t["releases"].format(ranges=_join(ranges, lang)) if ranges else ""
     gpu_runs = sorted(
         {
-            f"{FRAMEWORK_NAMES[e.rec['framework']]} {release(e.env.get('version'))} "
-            f"({e.env.get('gpu')})"
+            f"{FRAMEWORK_NAMES[e.rec['framework']]} {release(e.env.get('version'))}"
+            + (" " if lang == "en" else "")
+            + t["paren"].format(e.env.get("gpu"))
             for r in reports.all
             for e in r.entries()
             if e.rec["id"] in ids and e.rec["device"] == "gpu" and e.status == "passed"
@@ -466,6 +493,24 @@ def verified_line(reports: Reports, lang: str, claim_ids: set | None = None) -> 
     gpu = _join(gpu_runs, lang) if gpu_runs else t["gpu_none"]
     live_text = t["live"].format(versions=versions, device=device, date=date)
     return "*" + t["verified"].format(live=live_text, releases=releases, gpu=gpu) + "*"
+
+
+def status_text(reports: Reports, match: re.Match, lang: str, label: str) -> str:
+    """Whether a case ran, in words: for sentences about a device a run may not have had
+    ("on the GPU: not run here, because …"). Failed and stale results fail the build."""
+    t = TEXT[lang]
+    device = match["dev"] or "cpu"
+    entries = reports.entries_for(match["id"], match["fw"], device)
+    passed = [e for e in entries if e.status == "passed"]
+    if passed:
+        entry = max(passed, key=lambda e: e.env.get("date") or "")
+        return t["ran"].format(env=env_text(entry.env, lang))
+    skipped = [e for e in entries if e.status == "skipped"]
+    if skipped:
+        return t["not_run_because"].format(reason=escape(skip_text(skipped[0].rec, lang)))
+    raise ReportError(
+        f"{label}: claim {match['id']} [{match['fw']}-{device}] has no passed or skipped result"
+    )
 
 
 # -- version notes in prose ------------------------------------------------------------------------
@@ -603,14 +648,14 @@ def summary(entry: Entry, lang: str) -> str:
             shown = f"{got:,} / {theo:,}"
         shown += " " + ("B (measured / theoretical)" if lang == "en" else "字节（实测 / 理论值）")
     else:
-        medians = (
-            f"{fmt_seconds(obs['median_baseline_s'])} / {fmt_seconds(obs['median_candidate_s'])}"
+        which = "min" if obs.get("statistic") == "min" else "median"
+        times = (
+            f"{fmt_seconds(obs[f'{which}_baseline_s'])} / "
+            f"{fmt_seconds(obs[f'{which}_candidate_s'])}"
         )
-        shown = (
-            fmt_ratio(obs["ratio"], lang)
-            + (" " if lang == "en" else "")
-            + t["paren"].format(medians)
-        )
+        label = t["fastest"] if which == "min" else t["medians"]
+        shown = fmt_ratio(obs["ratio"], lang) + (" " if lang == "en" else "")
+        shown += t["paren"].format(f"{label}{t['colon']}{times}")
     return f"✓ {shown}<br>{env}"
 
 
@@ -637,7 +682,9 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
         name = t["this_build"] if report is reports.live else report.name
         for versions, device, gpu, python, cpu in sorted(envs, key=str):
             frameworks = ", ".join(f"{fw} {release(v)}" for fw, v in versions if v)
-            shown_device = f"GPU ({gpu})" if device == "gpu" and gpu else t["dev"][device]
+            shown_device = t["dev"][device]
+            if device == "gpu" and gpu:
+                shown_device += (" " if lang == "en" else "") + t["paren"].format(gpu)
             out.append(
                 f"| {escape(name)} | {frameworks} | {escape(shown_device)} | {python} | "
                 f"{escape(str(cpu))} | {report.data.get('generated', '')[:16]} |"

@@ -36,6 +36,7 @@ class Worker:
         start_timeout: float = 180,
         cwd: Path = ROOT,
         module: str = WORKER_MODULE,
+        fork: bool = False,
     ) -> None:
         self.framework, self.device = framework, device
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in close())
@@ -44,7 +45,7 @@ class Worker:
         path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
         env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=path)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", module, framework, device],
+            [sys.executable, "-m", module, framework, device, *(["--fork"] if fork else [])],
             cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -103,10 +104,13 @@ class Worker:
 
 
 class Runner:
-    """Runs cases; keeps one long-lived worker per (framework, device) for the cheap kinds."""
+    """Runs cases; keeps one long-lived worker per (framework, device) for the cheap kinds,
+    and one template per framework on the CPU that forks a fresh process for each isolated
+    case (importing Paddle takes seconds; forking takes milliseconds)."""
 
     def __init__(self, module: str = WORKER_MODULE) -> None:
         self.workers: dict[tuple[str, str], Worker] = {}
+        self.templates: dict[tuple[str, str], Worker] = {}
         self.infos: dict[str, dict] = {}
         self.module = module
 
@@ -131,10 +135,19 @@ class Runner:
             worker = self.workers[key] = Worker(framework, device, module=self.module)
         return worker
 
+    def _template(self, framework: str, device: str) -> Worker:
+        key = (framework, device)
+        template = self.templates.get(key)
+        if template is None or not template.alive():
+            template = Worker(framework, device, module=self.module, fork=True)
+            self.templates[key] = template
+        return template
+
     def close_workers(self) -> None:
-        for worker in self.workers.values():
+        for worker in [*self.workers.values(), *self.templates.values()]:
             worker.close()
         self.workers.clear()
+        self.templates.clear()
 
     close = close_workers
 
@@ -143,8 +156,9 @@ class Runner:
         """Run the case and return what it observed (never raises for snippet failures).
 
         Cheap kinds share one long-lived worker per framework and device; memory and timing
-        claims get a fresh worker; ``mode = "script"`` gets a fresh worker started in the
-        snippet's folder. Every mode runs in a worker that set the case's device.
+        claims, and ``mode = "script"`` (in the snippet's folder), get a fresh process: forked
+        on the CPU from a template that has only imported the framework, started anew on a GPU
+        (CUDA does not survive a fork). Every mode runs in a process that set the case's device.
         """
         payload = {
             "id": case.claim.id,
@@ -152,10 +166,17 @@ class Runner:
             "snippet": str(case.snippet_path),
             "spec": case.spec,
         }
+        cwd = case.snippet_path.parent if case.spec.get("mode") == "script" else ROOT
         started = time.perf_counter()
         try:
-            if case.isolated:
-                cwd = case.snippet_path.parent if case.spec.get("mode") == "script" else ROOT
+            if case.isolated and case.device == "cpu":
+                template = self._template(case.framework, case.device)
+                try:
+                    observed = template.request({**payload, "cwd": str(cwd)}, case.timeout)
+                except (TimeoutError, WorkerDied):
+                    self.templates.pop((case.framework, case.device), None)
+                    raise
+            elif case.isolated:
                 worker = Worker(case.framework, case.device, cwd=cwd, module=self.module)
                 try:
                     observed = worker.request(payload, case.timeout)
