@@ -5,7 +5,8 @@ site       run the claims if the report is missing or stale, build notebooks and
 tests      the whole test suite: claims and engine tests, notebooks, site build, checks
            on the built site
 notebooks  build and execute the downloadable notebooks
-e2e        real-browser tests (Debian's Chromium) against the built site
+e2e        real-browser tests (Debian's Chromium) against the built site, and a downloaded
+           notebook run in JupyterLab (its kernel: this session's Python, with both frameworks)
 lint       ruff, and the GitHub workflows validated offline
 mutation   opt-in: mutation testing of the engine (mutmut), score per file
 matrix     opt-in: every CPU claim on each release of results/matrix.toml, one environment
@@ -88,7 +89,9 @@ def notebooks(session: nox.Session) -> None:
 @nox.session(python="3.11")
 def e2e(session: nox.Session) -> None:
     """Real-browser tests against the built site in site/ (`nox -s site` or `nox -s tests`
-    builds it). Needs Debian's Chromium at /usr/bin/chromium and fonts-noto-cjk."""
+    builds it). Needs Debian's Chromium at /usr/bin/chromium and fonts-noto-cjk. The `e2e`
+    group includes `kernel` (ipykernel and the frameworks): JupyterLab runs the downloaded
+    notebooks in this session's own Python."""
     if not Path("site/index.html").exists():
         session.error("site/ is not built: run `nox -s tests` or `nox -s site` first")
     install(session, "e2e")

@@ -67,6 +67,19 @@ class _IgnoreTags(yaml.SafeLoader):
     """mkdocs.yml uses !relative and !!python tags; the nav needs none of them."""
 
 
+def _env(loader, node):
+    """MkDocs' ``!ENV NAME`` / ``!ENV [NAME, ..., default]``: the first variable that is set."""
+    if isinstance(node, yaml.ScalarNode):
+        names, default = [loader.construct_scalar(node)], None
+    else:
+        *names, default = loader.construct_sequence(node)
+    for name in names:
+        if name in os.environ:
+            return yaml.safe_load(os.environ[name])
+    return default
+
+
+_IgnoreTags.add_constructor("!ENV", _env)
 _IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
 _IgnoreTags.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
 

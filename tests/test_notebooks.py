@@ -1,4 +1,4 @@
-"""The downloadable notebooks (verified/notebooks.py, verified/notebook_hooks.py).
+"""The downloadable notebooks (verified/notebooks/, verified/notebook_hooks.py).
 
 Phase two (after `python -m verified.notebooks build` and `mkdocs build --strict`):
 `pytest -m site tests`. Every notebook is executed on the CPU with nbclient, one kernel per
@@ -25,6 +25,8 @@ import pytest
 from verified import notebooks as nbs
 from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, all_cases
 from verified.notebook_hooks import has_raw_notebook_json
+from verified.notebooks import comments
+from verified.notebooks.text import setup_code
 
 pytestmark = pytest.mark.site
 
@@ -133,6 +135,39 @@ def test_error_cells_are_exactly_the_error_claims(article, lang, fw):
         if should and meta.get("expected_exception") != errors[snippet]:
             wrong.append(f"cell {index} ({snippet}): expects {meta.get('expected_exception')}")
     assert not wrong, f"{lang}/{article}-{fw}:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize(("article", "lang", "fw"), NOTEBOOKS, ids=IDS)
+def test_code_cells_are_the_code_the_claims_ran(article, lang, fw):
+    """In every language the code cells run exactly the snippet files the claims executed: the
+    Python tokens without comments and docstrings are the same; in a translated notebook no
+    English comment is left (verified/notebooks/comments.py)."""
+    nb = on_disk(article, lang, fw)
+    problems = []
+    for index, cell in enumerate(nb.cells):
+        meta = cell.metadata.get(nbs.SIGNATURE, {})
+        if cell.cell_type != "code":
+            continue
+        source = cell.source.split("\n", 1)[1] if cell.source.startswith("%%") else cell.source
+        if meta.get("setup"):
+            shim = re.search(r'^__file__ = "(.+)\.ipynb"$', source, re.MULTILINE)
+            english = setup_code(
+                fw,
+                comments.SOURCE_LANG,
+                gpu_only="def gpu_only" in source,
+                file_name=shim[1] if shim else None,
+            )
+            if comments.code_tokens(source) != comments.code_tokens(english):
+                problems.append(f"cell {index} (setup): code differs from the English setup")
+            continue
+        executed = nbs.snippet_text(meta["snippet"])
+        if comments.code_tokens(source) != comments.code_tokens(executed):
+            problems.append(f"cell {index} ({meta['snippet']}): code differs from the snippet")
+        if lang != comments.SOURCE_LANG:
+            for item in comments.prose(executed):
+                if len(item.text) > 12 and item.text in source:
+                    problems.append(f"cell {index} ({meta['snippet']}): {item.text!r} in English")
+    assert not problems, f"{lang}/{article}-{fw}:\n" + "\n".join(problems)
 
 
 # -- execution --------------------------------------------------------------------------------
@@ -325,6 +360,8 @@ DEMO_PAGE = """\
 Prose for both frameworks, with an [internal link](glossary.md#leaf) and a
 [section link](#the-part).
 
+<span class="site-only">Pick a framework in any tab: every tab follows.</span> Kept in both.
+
 !!! note
     An admonition.
 
@@ -425,9 +462,10 @@ DEMO_SNIPPETS = {
 }
 
 
-def test_generated_cells_on_a_demo_page(tmp_path, timings):
+def test_generated_cells_on_a_demo_page(tmp_path, timings, monkeypatch):
     """Tabs, placeholders, admonitions, links, error and GPU-only cells, on a small page; the
     torch notebook is executed on the CPU: the error cell raises, the GPU cell skips."""
+    monkeypatch.delenv("SITE_URL", raising=False)  # relative links (see test_site_url_...)
     docs, snippets = tmp_path / "docs", tmp_path / "snippets"
     (docs / "en").mkdir(parents=True)
     (docs / "en" / "demo.md").write_text(DEMO_PAGE, encoding="utf-8")
@@ -444,8 +482,8 @@ def test_generated_cells_on_a_demo_page(tmp_path, timings):
     assert "Torch-only prose" in md and "Paddle-only prose" not in md
     assert "| output }}" not in md and "demo.ok" not in md
     assert "> **Note**" in md and "!!!" not in md and '=== "' not in md
-    assert f"]({nbs.page_url('en', 'glossary.md')}#leaf)" in md
-    assert f"]({nbs.page_url('en', 'demo.md')}#the-part)" in md
+    assert "](../../glossary/#leaf)" in md and "](../../demo/#the-part)" in md
+    assert "Kept in both." in md and "tab" not in md and "site-only" not in md
     assert [c.metadata.get(nbs.SIGNATURE, {}).get("snippet") for c in code] == [
         None,
         "demo/ok_torch.py",
@@ -481,3 +519,205 @@ def test_generated_cells_on_a_demo_page(tmp_path, timings):
     broken.cells[index].source = "raise KeyError('unexpected')"
     with pytest.raises(nbs.NotebookFailed, match=rf"demo/broken: cell {index} .*KeyError"):
         nbs.execute(broken, "demo/broken", "cpu")
+
+
+# -- what a notebook says and where its links go ----------------------------------------------
+
+
+def _demo(tmp_path, page: str = DEMO_PAGE):
+    docs, snippets = tmp_path / "docs", tmp_path / "snippets"
+    (docs / "en").mkdir(parents=True, exist_ok=True)
+    (docs / "en" / "demo.md").write_text(page, encoding="utf-8")
+    (snippets / "demo").mkdir(parents=True, exist_ok=True)
+    (snippets / "demo" / "claims.toml").write_text(DEMO_CLAIMS, encoding="utf-8")
+    for name, text in DEMO_SNIPPETS.items():
+        (snippets / "demo" / name).write_text(text, encoding="utf-8")
+
+    def generate(**kwargs):
+        return nbs.generate(
+            "demo",
+            "en",
+            "torch",
+            docs=docs,
+            snippets=snippets,
+            render=_same_as_text,
+            infos=nbs.snippet_infos(snippets),
+            **kwargs,
+        )
+
+    return generate
+
+
+@pytest.mark.parametrize(
+    ("prose", "lang"),
+    [
+        ("Choose your framework in any tab.", "en"),
+        ("The tabs above show both.", "en"),
+        ("This page shows the code.", "en"),
+        ("在任意代码标签页中选择框架。", "zh"),
+        ("见上面的选项卡。", "zh"),
+        ("本页的数值来自实际运行。", "zh"),
+    ],
+)
+def test_site_prose_is_caught(prose, lang):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata[nbs.SIGNATURE] = {"lang": lang, "article": "demo"}
+    nb.cells = [nbformat.v4.new_markdown_cell("Fine.\n\n" + prose)]
+    problems = nbs.site_prose_problems(nb, "demo: ")
+    assert len(problems) == 1 and "cell 0" in problems[0], problems
+    assert '<span class="site-only">' in problems[0] and f"docs/{lang}/demo.md" in problems[0]
+    nb.cells[0].source = nbs.drop_site_only(f'Fine.\n\n<span class="site-only">{prose}</span>')
+    assert nbs.site_prose_problems(nb) == [] and nb.cells[0].source.strip() == "Fine."
+
+
+def test_unmarked_tab_prose_fails_the_notebook_build(tmp_path):
+    generate = _demo(tmp_path, DEMO_PAGE.replace("Kept in both.", "Choose in any tab."))
+    nb = generate()
+    problems = nbs.site_prose_problems(nb)
+    assert problems and "'tab'" in problems[0], problems
+
+
+def test_site_only_closes_up_the_line():
+    text = (
+        "Intro.\n\n"
+        '<span class="site-only">Choose a tab; all tabs follow.</span> The\n'
+        "[glossary](g.md) explains.\n\n"
+        '- how far depends on the framework<span class="site-only"> (see the tabs above)</span>. The\n'
+        "  answer is right.\n\n"
+        '取决于临时梯度有多大<span class="site-only">（见上面的标签页）</span>。原回答说\n'
+    )
+    out = nbs.drop_site_only(text)
+    assert "The\n[glossary](g.md) explains." in out
+    assert "- how far depends on the framework. The\n  answer is right." in out
+    assert "取决于临时梯度有多大。原回答说" in out
+    assert "tab" not in out and "标签页" not in out
+
+
+@pytest.mark.parametrize(
+    ("url", "local"),
+    [
+        ("http://127.0.0.1:8000/", True),
+        ("http://127.1.2.3/x/", True),
+        ("http://localhost:8000/", True),
+        ("http://[::1]:8000/", True),
+        ("http://0.0.0.0/", True),
+        ("https://autograd.example.org/", False),
+        ("https://127.example.org/", False),
+    ],
+)
+def test_local_addresses(url, local):
+    assert nbs.is_local(url) is local
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(f"See [the glossary]({url}glossary/)."),
+        nbformat.v4.new_code_cell('MASTER_ADDR = "127.0.0.1"'),  # code, not a link
+    ]
+    problems = nbs.local_link_problems(nb, "demo: ")
+    assert bool(problems) is local, problems
+    if local:
+        assert "demo: cell 0 links to" in problems[0] and "SITE_URL" in problems[0]
+
+
+def test_link_policy():
+    published = nbs.Links("zh", "inplace", "torch", base="https://example.org/av/")
+    assert published.page("glossary.md", "leaf") == "https://example.org/av/zh/glossary/#leaf"
+    assert published.page("", "rule-1") == "https://example.org/av/zh/inplace/#rule-1"
+    assert published.page("index.md") == "https://example.org/av/zh/"
+    relative = nbs.Links("en", "inplace", "torch")
+    assert relative.page("glossary.md", "leaf") == "../../glossary/#leaf"
+    assert relative.page("", "rule-1") == "../../inplace/#rule-1"
+    assert relative.asset("figures/x.png") == "../../figures/x.png"
+    repo = nbs.Links(
+        "zh", "inplace", "torch", repository=True, articles=("inplace", "accumulation")
+    )
+    assert repo.page("accumulation.md", "windows") == "accumulation-torch.ipynb#windows"
+    assert repo.page("", "rule-1") == "#rule-1"
+    assert repo.page("glossary.md", "leaf") == "../../docs/zh/glossary.md#leaf"
+    assert repo.article_url() == "../../docs/zh/inplace.md"
+
+
+def test_site_url_decides_the_links(tmp_path, monkeypatch):
+    """SITE_URL (read through mkdocs.yml's !ENV) gives absolute links; unset, or a local
+    address, gives relative ones. Never a link to this machine."""
+    generate = _demo(tmp_path)
+    monkeypatch.setenv("SITE_URL", "https://autograd.example.org/")
+    assert nbs.published_url() == "https://autograd.example.org/"
+    md = "\n".join(c.source for c in generate().cells if c.cell_type == "markdown")
+    assert "](https://autograd.example.org/glossary/#leaf)" in md
+    for value in ("http://127.0.0.1:8000/", "http://localhost:8000/"):
+        monkeypatch.setenv("SITE_URL", value)
+        assert nbs.published_url() is None
+        nb = generate()
+        assert nbs.local_link_problems(nb) == []
+        assert "](../../glossary/#leaf)" in "\n".join(c.source for c in nb.cells)
+    monkeypatch.delenv("SITE_URL")
+    assert nbs.published_url() is None
+
+
+def _built_notebooks():
+    found = []
+    for article, lang, fw in NOTEBOOKS:
+        stem = f"{article}-{fw}"
+        found.append(nbs.notebook_path(lang, article, fw))
+        found.append(site_dir(lang) / "notebooks" / stem / f"{stem}.ipynb")
+        found.append(nbs.repository_path(lang, article, fw))
+    return found
+
+
+@pytest.mark.parametrize(
+    "path", _built_notebooks(), ids=[p.relative_to(ROOT).as_posix() for p in _built_notebooks()]
+)
+def test_built_notebook_says_nothing_of_tabs_and_links_nowhere_local(path):
+    """Every notebook: in docs/, downloaded from the site, committed under notebooks/."""
+    assert path.is_file(), f"{path.relative_to(ROOT)} missing: build the notebooks and the site"
+    nb = nbformat.read(path, as_version=4)
+    where = f"{path.relative_to(ROOT)}: "
+    problems = nbs.site_prose_problems(nb, where) + nbs.local_link_problems(nb, where)
+    assert not problems, "\n".join(problems)
+
+
+# -- the copies committed under notebooks/ ----------------------------------------------------
+
+
+def test_committed_notebooks_match_a_fresh_generation(infos):
+    problems = nbs.repository_problems(infos=infos)
+    assert not problems, "\n".join(problems)
+    for path in sorted(nbs.REPOSITORY.glob("*/*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        codes = [c for c in nb.cells if c.cell_type == "code"]
+        assert codes and not any(c.outputs or c.execution_count for c in codes), (
+            f"{path.relative_to(ROOT)} carries outputs"
+        )
+
+
+def test_stale_committed_notebook_is_named_with_the_command(tmp_path, infos):
+    root = tmp_path / "notebooks"
+    shutil.copytree(nbs.REPOSITORY, root, ignore=shutil.ignore_patterns("*.md"))
+    first = sorted(root.glob("*/*.ipynb"))[0]
+    nb = nbformat.read(first, as_version=4)
+    # observed values and figures may come from another run: not a difference
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = re.sub(
+                r'(<span class="claim-value" data-claim="[^"]*">).*?(</span>)',
+                r"\g<1>42\g<2>",
+                cell.source,
+            )
+    first.write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
+    assert nbs.repository_problems(root, infos=infos) == []
+    code = next(
+        c
+        for c in nb.cells
+        if c.cell_type == "code" and "snippet" in c.metadata.get(nbs.SIGNATURE, {})
+    )
+    code.source += "\nprint('edited')"
+    first.write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
+    second = sorted(root.glob("*/*.ipynb"))[1]
+    second.unlink()
+    (root / "en" / "gone-torch.ipynb").write_text(first.read_text(encoding="utf-8"))
+    problems = nbs.repository_problems(root, infos=infos)
+    text = "\n".join(problems)
+    assert len(problems) == 3, text
+    assert f"{first.relative_to(tmp_path).as_posix()} differs from a fresh generation" in text
+    assert "python -m verified.notebooks export" in text
+    assert "is missing" in text and "gone-torch.ipynb is the notebook of no article" in text

@@ -24,6 +24,7 @@ if str(ROOT) not in sys.path:  # hooks are loaded by file path; make `verified` 
     sys.path.insert(0, str(ROOT))
 
 from verified.claims import LANGS, SNIPPETS  # noqa: E402
+from verified.notebooks.comments import translate_page  # noqa: E402
 from verified.render import Page, join_cjk_soft_breaks  # noqa: E402
 from verified.report import ReportError, Reports  # noqa: E402
 
@@ -106,7 +107,8 @@ def on_page_markdown(markdown, page, config, files):
         rendered = render(markdown, lang, where)
     except ReportError as exc:
         raise PluginError(str(exc)) from None
-    return join_cjk_soft_breaks(rendered) if lang == "zh" else rendered
+    rendered = join_cjk_soft_breaks(rendered) if lang == "zh" else rendered
+    return translate_page(rendered, lang, where)  # snippet comments in the page's language
 
 
 def render(markdown: str, lang: str, where: str, *, provenance: bool = True) -> str:

@@ -1,0 +1,212 @@
+"""Stage 4, the notebook: one unexecuted notebook from a page, its snippets and the claims.
+
+:func:`generate` puts the stages together: the title cell and banner, the setup cell, then
+each prose segment as Markdown cells (placeholders rendered from ``build/claims.json`` by the
+function the site uses) and each include as a code cell with its tags and metadata
+(``raises-exception`` for error claims, ``%%gpu_only`` for GPU-only claims, ``%%writefile``
+for scripts another snippet starts).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from verified.claims import SNIPPETS
+from verified.notebooks.base import DEFAULT_CELL_TIMEOUT, DOCS, FW_NAMES, SIGNATURE, articles
+from verified.notebooks.markdown import (
+    ATTR_LIST_RE,
+    Converter,
+    Links,
+    drop_output_placeholders,
+    published_url,
+    split_cells,
+)
+from verified.notebooks.parse import Segment, parse
+from verified.notebooks.snippets import SnippetInfo, snippet_infos, snippet_text
+from verified.notebooks.text import TEXT, setup_code
+
+SIBLING_RE = re.compile(r"""["'](?P<name>\w+_(?:paddle|torch)\.py)["']""")
+
+
+def _renderer(markdown: str, lang: str, where: str) -> str:
+    from verified.mkdocs_hooks import render
+
+    return render(markdown, lang, where, provenance=False)
+
+
+def _marked_renderer(markdown: str, lang: str, where: str) -> str:
+    """The site's rendering, each observed value wrapped in
+    ``<span class="claim-value" data-claim="…">``: the copies committed under notebooks/
+    carry the values of the run that generated them, and their freshness check
+    (:func:`verified.notebooks.check.mask`) sets those values aside."""
+    from verified.render import PLACEHOLDER
+
+    def one(match: re.Match) -> str:
+        shown = _renderer(match[0], lang, where)
+        if match["field"] == "statement":  # prose from claims.toml, not an observation
+            return shown
+        claim = f"{match['id']}|{match['fw']}{'@' + match['dev'] if match['dev'] else ''}"
+        return f'<span class="claim-value" data-claim="{claim}">{shown}</span>'
+
+    return _renderer(PLACEHOLDER.sub(one, markdown), lang, where)
+
+
+def repository_notebook(article: str, lang: str, framework: str, **kwargs):
+    """The copy committed under ``notebooks/<lang>/``: unexecuted, links into the repository,
+    observed values marked (see :func:`_marked_renderer`)."""
+    links = Links(lang, article, framework, repository=True, articles=tuple(articles()))
+    return generate(article, lang, framework, render=_marked_renderer, links=links, **kwargs)
+
+
+def generate(
+    article: str,
+    lang: str,
+    framework: str,
+    *,
+    docs: Path = DOCS,
+    snippets: Path = SNIPPETS,
+    render=_renderer,
+    infos: dict[str, SnippetInfo] | None = None,
+    links: Links | None = None,
+):
+    """The unexecuted notebook for one article, language and framework; its links point
+    where ``links`` says (default: the published site if configured, else relative to the
+    notebook's place on the site)."""
+    import nbformat
+
+    page = docs / lang / f"{article}.md"
+    where = f"{lang}/{article}.md"
+    markdown = drop_output_placeholders(page.read_text(encoding="utf-8"))
+    segments = [s for s in parse(markdown, lang) if s.framework in (None, framework)]
+    if infos is None:
+        infos = snippet_infos(snippets)
+    if links is None:
+        links = Links(lang, article, framework, base=published_url())
+    converter = Converter(lang, article, docs, links)
+    text = TEXT[lang]
+
+    included = [s.text for s in segments if s.kind == "code"]
+    sources = {path: snippet_text(path, snippets, lang) for path in included}
+    english = {path: snippet_text(path, snippets) for path in included}  # for the structure
+    # snippets that another included snippet starts as a script: written, not executed
+    scripts: dict[str, str] = {}  # script path -> path of the first snippet that needs it
+    for path in included:
+        folder = path.partition(":")[0].rsplit("/", 1)[0]
+        for match in SIBLING_RE.finditer(english[path]):
+            target = f"{folder}/{match['name']}"
+            if (snippets / target).is_file() and target != path:
+                scripts.setdefault(target, path)
+    uses_file = any("__file__" in src for src in english.values())
+    gpu_only = any(infos.get(p.partition(":")[0], SnippetInfo()).gpu_only for p in included)
+
+    cells = []
+    title = article
+    # merge consecutive prose, render placeholders, convert to notebook Markdown
+    merged: list[Segment] = []
+    for seg in segments:
+        if seg.kind == "md" and merged and merged[-1].kind == "md":
+            merged[-1] = Segment("md", merged[-1].text + "\n\n" + seg.text, None)
+        else:
+            merged.append(Segment(seg.kind, seg.text, None))
+
+    def md_cells(prose: str) -> None:
+        rendered = render(prose, lang, where)
+        for chunk in split_cells(rendered):
+            converter.attachments = {}
+            converted = converter.convert(chunk)
+            cell = nbformat.v4.new_markdown_cell(converted)
+            if converter.attachments:
+                cell.attachments = converter.attachments
+            cells.append(cell)
+
+    def code_cell(path: str, source: str, *, magic: str = "") -> None:
+        info = infos.get(path.partition(":")[0], SnippetInfo())
+        tags = []
+        if info.error_type and not magic.startswith("%%writefile"):
+            tags.append("raises-exception")
+        if info.machine_dependent:
+            cells.append(nbformat.v4.new_markdown_cell(text["machine"]))
+        if info.gpu_only and not magic:
+            magic = "%%gpu_only"
+        meta = {"snippet": path}
+        if info.claims:
+            meta["claims"] = info.claims
+        if info.error_type and "raises-exception" in tags:
+            meta["expected_exception"] = info.error_type
+        if info.timeout != DEFAULT_CELL_TIMEOUT:
+            meta["timeout"] = info.timeout
+        cell = nbformat.v4.new_code_cell((magic + "\n" if magic else "") + source)
+        if tags:
+            cell.metadata["tags"] = tags
+        cell.metadata[SIGNATURE] = meta
+        cells.append(cell)
+
+    written: set[str] = set()
+    setup_done = False
+    for seg in merged:
+        if seg.kind == "md":
+            if not setup_done:
+                # the title cell first, then the intro and the setup cell
+                lines = seg.text.split("\n")
+                h1 = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), None)
+                head, rest = (lines[: h1 + 1], lines[h1 + 1 :]) if h1 is not None else ([], lines)
+                if h1 is not None:
+                    title = ATTR_LIST_RE.sub("", lines[h1][2:]).strip()
+                    head[-1] = f"# {title} · {FW_NAMES[framework]}"  # two notebooks, two titles
+                intro = text["intro"].format(
+                    fw=FW_NAMES[framework],
+                    title=title,
+                    url=links.article_url(),
+                    report=links.page("verification.md"),
+                )
+                cells.append(nbformat.v4.new_markdown_cell("\n".join(head + ["", intro]).strip()))
+                setup = setup_code(
+                    framework,
+                    lang,
+                    gpu_only=gpu_only,
+                    file_name=f"{article}-{framework}" if uses_file else None,
+                )
+                cell = nbformat.v4.new_code_cell(setup)
+                cell.metadata[SIGNATURE] = {"setup": True}
+                cells.append(cell)
+                setup_done = True
+                if "\n".join(rest).strip():
+                    md_cells("\n".join(rest))
+            else:
+                md_cells(seg.text)
+            continue
+        path = seg.text
+        if path in scripts:
+            if path not in written:
+                name = path.partition(":")[0].rsplit("/", 1)[-1]
+                code_cell(path, sources[path], magic=f"%%writefile {name}")
+                written.add(path)
+            continue
+        for script, needed_by in scripts.items():
+            if needed_by == path and script not in written:
+                name = script.rsplit("/", 1)[-1]
+                code_cell(script, snippet_text(script, snippets, lang), magic=f"%%writefile {name}")
+                written.add(script)
+        code_cell(path, sources[path])
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = cells
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"c{i:03d}"  # stable ids: an unchanged notebook is byte-identical
+    nb.metadata = {
+        "kernelspec": {
+            "name": "python3",
+            "display_name": "Python 3 (ipykernel)",
+            "language": "python",
+        },
+        "language_info": {"name": "python"},
+        SIGNATURE: {
+            "article": article,
+            "lang": lang,
+            "framework": framework,
+            "title": title,
+            "page": f"docs/{lang}/{article}.md",
+        },
+    }
+    return nb

@@ -1,0 +1,139 @@
+"""Stage 5, running: execute a notebook in a fresh kernel and judge the result.
+
+:func:`execute` runs every cell with nbclient (one kernel per notebook, a timeout per cell,
+the kernel's own output to ``build/notebooks/logs/``) and strips the build machine's paths
+from the outputs; :func:`execution_problems` accepts exactly the ``raises-exception`` cells
+raising, each with its claim's exception type.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from verified.claims import ROOT
+from verified.notebooks.base import BUILD, DEFAULT_CELL_TIMEOUT, SIGNATURE
+
+
+class NotebookFailed(RuntimeError):
+    pass
+
+
+def _sanitize(text: str, run_dir: Path) -> str:
+    """Outputs must not carry the build machine's paths."""
+    for path, label in (
+        (str(run_dir), "."),
+        (str(Path(sys.prefix)), "<python>"),
+        (str(Path(sys.base_prefix)), "<python>"),
+        (str(ROOT), "."),
+        (str(Path.home()), "~"),
+    ):
+        if path and path not in ("/", "."):
+            text = text.replace(path, label)
+    return text
+
+
+def _sanitize_outputs(nb, run_dir: Path) -> None:
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            if "text" in output:
+                output["text"] = _sanitize(output["text"], run_dir)
+            if "traceback" in output:
+                output["traceback"] = [_sanitize(t, run_dir) for t in output["traceback"]]
+            if "evalue" in output:
+                output["evalue"] = _sanitize(output["evalue"], run_dir)
+            for mime, value in output.get("data", {}).items():
+                if mime.startswith("text/") and isinstance(value, str):
+                    output["data"][mime] = _sanitize(value, run_dir)
+
+
+def execution_problems(nb, name: str) -> list[str]:
+    """Exactly the tagged cells raised, each with its claim's exception type."""
+    problems = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        meta = cell.metadata.get(SIGNATURE, {})
+        label = f"{name}: cell {index}" + (f" ({meta['snippet']})" if meta.get("snippet") else "")
+        tagged = "raises-exception" in cell.metadata.get("tags", [])
+        if errors and not tagged:
+            err = errors[0]
+            problems.append(f"{label} raised {err['ename']}: {err['evalue'][:300]}")
+        elif tagged and not errors:
+            if cell.get("execution_count") is None:
+                problems.append(f"{label} was not executed")
+            elif "Skipped: this cell needs a GPU" not in _stream_text(cell):
+                problems.append(
+                    f"{label} should raise {meta.get('expected_exception')} but did not"
+                )
+        elif tagged and errors:
+            want = meta.get("expected_exception")
+            if want and errors[0]["ename"] != want:
+                problems.append(
+                    f"{label} raised {errors[0]['ename']} ({errors[0]['evalue'][:200]}), "
+                    f"expected {want}"
+                )
+    return problems
+
+
+def _stream_text(cell) -> str:
+    return "".join(
+        o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream"
+    )
+
+
+def execute(nb, name: str, device: str, *, timeout: float | None = None) -> float:
+    """Execute ``nb`` in place in a fresh kernel on ``device``; return the seconds it took."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+    run_root = BUILD / "notebooks" / "run"
+    run_root.mkdir(parents=True, exist_ok=True)
+    run_dir = Path(tempfile.mkdtemp(prefix=name.replace("/", "-") + "-", dir=run_root))
+
+    def cell_timeout(cell) -> int:
+        value = cell.metadata.get(SIGNATURE, {}).get("timeout", DEFAULT_CELL_TIMEOUT)
+        return int(timeout or value)
+
+    saved = os.environ.get("AUTOGRAD_DEVICE")
+    os.environ["AUTOGRAD_DEVICE"] = device
+    started = time.perf_counter()
+    client = NotebookClient(
+        nb,
+        timeout_func=cell_timeout,
+        kernel_name="python3",
+        allow_errors=False,  # only cells tagged raises-exception may raise
+        record_timing=False,  # keeps the notebook free of timestamps
+        resources={"metadata": {"path": str(run_dir)}},
+    )
+    logs = BUILD / "notebooks" / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    log = open(logs / f"{name.replace('/', '-')}.log", "w", encoding="utf-8")  # noqa: SIM115
+    try:  # the kernel's own stdout/stderr (C++ logging, warnings) go to the log, not the console
+        client.execute(stdout=log, stderr=log)
+    except CellTimeoutError as exc:
+        raise NotebookFailed(f"{name}: a cell timed out: {str(exc)[:300]}") from None
+    except CellExecutionError:
+        problems = execution_problems(nb, name)
+        raise NotebookFailed("; ".join(problems) or f"{name}: a cell failed") from None
+    finally:
+        if saved is None:
+            os.environ.pop("AUTOGRAD_DEVICE", None)
+        else:
+            os.environ["AUTOGRAD_DEVICE"] = saved
+        seconds = time.perf_counter() - started
+        log.close()
+        _sanitize_outputs(nb, run_dir)
+        shutil.rmtree(run_dir, ignore_errors=True)
+    problems = execution_problems(nb, name)
+    if problems:
+        raise NotebookFailed("; ".join(problems))
+    nb.metadata["language_info"] = {
+        k: v for k, v in nb.metadata.get("language_info", {}).items() if k != "version"
+    } | {"name": "python"}
+    return seconds
