@@ -5,6 +5,8 @@ section that states it."""
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 import pytest
 from sitemodel import LANGS, article_keys, lang_prefix
 
@@ -50,10 +52,10 @@ def test_a_value_leads_to_its_claim_and_back(lang, key, base_url, new_page):
     first = page.locator(f"tr:has(#c-{claim.replace('.', '-')})")
     back = first.locator(f"a[href*='{key.strip('/')}/#']").first
     assert back.count() == 1, f"no link back to {key} in the row of {claim}"
-    section = back.get_attribute("href").split("#", 1)[1]
+    section = unquote(back.get_attribute("href").split("#", 1)[1])  # Chinese anchors
     back.click()
     page.wait_for_load_state()
-    assert page.url.endswith(f"{key}#{section}"), page.url
+    assert unquote(page.url).endswith(f"{key}#{section}"), page.url
     heading = page.locator(f"[id='{section}']")
     assert heading.count() == 1 and heading.is_visible()
     problems = {k: v for k, v in traffic.problems().items() if v}
