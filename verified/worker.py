@@ -376,10 +376,17 @@ def run(request: dict) -> dict:
 
 
 def import_framework(framework: str) -> dict:
-    """Import the framework and nothing else (no tensor, no thread pool, no device)."""
+    """Import the framework and nothing else (no device, no thread pool). For PyTorch, also
+    start and stop the profiler once, on a one-element tensor: its first start in a process
+    takes most of a second, and every forked child would pay it again."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Paddle warns about a missing ccache on import
         module = importlib.import_module(framework)
+    if framework == "torch":
+        from torch.profiler import ProfilerActivity, profile
+
+        with profile(activities=[ProfilerActivity.CPU], profile_memory=True):
+            module.ones(1)
     return {
         "python": platform.python_version(),
         "framework": framework,
