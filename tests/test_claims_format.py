@@ -85,7 +85,17 @@ def test_versions_helpers():
     assert in_range("2.13.0+cpu", ">=2.13,<2.14")  # the local label does not matter
     assert not in_range("garbage", "<3.0")
     assert check_range("<3.0") is None
-    assert check_range("3.0") is not None and check_range("") is not None
+    assert check_range("3.0") == "Invalid specifier: '3.0'"
+    assert check_range("") == "empty range"
+    assert in_range("3.1.0rc1", ">=3.0")  # a pre-release of a later release is in the range
+    assert not in_range("3.1.0rc1", ">=3.2")
+    from packaging.version import Version
+
+    from verified.versions import installed, sort_key
+
+    assert sort_key("garbage") == Version("0") and sort_key("2.6.2") == Version("2.6.2")
+    assert sorted(["3.10.0", "3.9.1", "garbage"], key=sort_key) == ["garbage", "3.9.1", "3.10.0"]
+    assert installed("torch") == __import__("importlib.metadata").metadata.version("torch")
     assert release("2.13.0+cpu") == "2.13.0" and release(None) == "?"
     assert release("odd") == "odd"
 
@@ -190,95 +200,244 @@ def test_engine_hash_covers_each_engine_file(tmp_path):
 
 # -- malformed claims ---------------------------------------------------------------------------
 
+RE_OPEN = "missing ), unterminated subpattern at position 0"
 BAD = [
-    (('kind = "value"', 'kind = "guess"'), "claim 'fixture.grad'.kind"),
-    (('id = "fixture.grad"', 'id = "other.grad"'), "claim 'other.grad'.id"),
-    (('id = "fixture.grad"', 'id = "Fixture Grad"'), "claim[1].id"),
-    (('id = "fixture.grad"', 'id = "fixture.leaf"'), "claim 'fixture.leaf'.id"),
-    (("expect.torch.value = -16.0", ""), "claim 'fixture.grad'.expect.torch"),
-    (("[claim.expect.torch]\nfacts", "[claim.expect.jax]\nfacts"), "expect.jax"),
-    (('snippet = "grad"', 'snippet = "nope"'), "claim 'fixture.grad'.expect.paddle.snippet"),
+    (
+        ('kind = "value"', 'kind = "guess"'),
+        "claim 'fixture.grad'.kind: unknown kind 'guess' (expected one of ('error', 'value', 'behaviour', 'memory', 'timing'))",
+    ),
+    (
+        ('id = "fixture.grad"', 'id = "other.grad"'),
+        "claim 'other.grad'.id: must start with 'fixture.'",
+    ),
+    (
+        ('id = "fixture.grad"', 'id = "Fixture Grad"'),
+        "claim[1].id: missing or malformed id 'Fixture Grad'",
+    ),
+    (('id = "fixture.grad"', "id = 7"), "claim[1].id: missing or malformed id 7"),
+    (('id = "fixture.grad"', 'id = "fixture.leaf"'), "claim 'fixture.leaf'.id: duplicate id"),
+    (
+        ("expect.torch.value = -16.0", ""),
+        "claim 'fixture.grad'.expect.torch: missing expectation for framework",
+    ),
+    (
+        (
+            'expect.torch.value = -16.0\n[claim.expect.paddle]\nvalue = -16.0\nobserve = "w.grad.item() * 1"\n',
+            "expect = 3\n",
+        ),
+        "claim 'fixture.grad'.expect: missing [claim.expect.<framework>] tables",
+    ),
+    (
+        ("[claim.expect.torch]\nfacts", "[claim.expect.jax]\nfacts"),
+        "claim 'fixture.launch'.expect.jax: unknown framework",
+    ),
+    (
+        ('snippet = "grad"', 'snippet = "nope"'),
+        "claim 'fixture.grad'.expect.paddle.snippet: file not found: nope_paddle.py",
+    ),
+    (('snippet = "grad"\n', ""), "claim 'fixture.grad'.expect.paddle.snippet: missing"),
+    (
+        ('type = "RuntimeError"', ""),
+        "claim 'fixture.leaf'.expect.torch.type: required for kind 'error'",
+    ),
     (
         ('match = "a leaf Variable"', 'match = "(unclosed"'),
-        "claim 'fixture.leaf'.expect.torch.match",
+        f"claim 'fixture.leaf'.expect.torch.match: regular expression does not compile: {RE_OPEN}",
     ),
-    (('observe = "w.grad.item()"', 'observe = "w.grad.item("'), "expect.torch.observe"),
-    (("repeat = 5", "repeats = 5"), "claim 'fixture.speed'.repeats"),
+    (
+        ('observe = "w.grad.item()"', 'observe = "w.grad.item("'),
+        "claim 'fixture.grad'.expect.torch.observe: not a Python expression: '(' was never closed",
+    ),
+    (
+        ('baseline = "chain(x)"', 'baseline = "chain(x"'),
+        "claim 'fixture.speed'.expect.paddle.baseline: not a Python expression: '(' was never closed",
+    ),
+    (("repeat = 5", "repeats = 5"), "claim 'fixture.speed'.repeats: unknown key for kind 'timing'"),
     (
         ("repeat = 5", 'repeat = 5\nstatistic = "mean"'),
-        "claim 'fixture.speed'.expect.paddle.statistic",
+        "claim 'fixture.speed'.expect.paddle.statistic: must be 'median' or 'min'",
     ),
     (
         (
             'statement = {en = "The gradient is -16.", zh = "梯度为 -16。"}',
             'statement = {en = "x"}',
         ),
-        "claim 'fixture.grad'.statement",
+        "claim 'fixture.grad'.statement: needs non-empty 'en' and 'zh' strings",
+    ),
+    (
+        (
+            'statement = {en = "The gradient is -16.", zh = "梯度为 -16。"}',
+            'statement = {en = "x", zh = " "}',
+        ),
+        "claim 'fixture.grad'.statement: needs non-empty 'en' and 'zh' strings",
+    ),
+    (
+        ('statement = {en = "The gradient is -16.", zh = "梯度为 -16。"}', 'statement = "x"'),
+        "claim 'fixture.grad'.statement: needs non-empty 'en' and 'zh' strings",
     ),
     (
         ('devices = ["cpu"]\nobserve = "w', 'devices = ["tpu"]\nobserve = "w'),
-        "claim 'fixture.grad'.devices",
+        "claim 'fixture.grad'.devices: must be a non-empty subset of ('cpu', 'gpu')",
+    ),
+    (
+        ('devices = ["cpu"]\nobserve = "w', 'devices = []\nobserve = "w'),
+        "claim 'fixture.grad'.devices: must be a non-empty subset of ('cpu', 'gpu')",
     ),
     (
         ("[claim.expect.paddle.gpu]\ntol_bytes = 512", "[claim.expect.paddle.gpu]\nwrong = 512"),
-        "expect.paddle.gpu.wrong",
+        "claim 'fixture.chain'.expect.paddle.gpu.wrong: unknown key",
     ),
-    (("tol_bytes = 512", "tol_bytes = 512\n[claim.expect.paddle.tpu]"), "expect.paddle.tpu"),
-    (('range = "<3.0"', 'range = "3.0"'), "expect.paddle.versions[0].range"),
-    (('range = "<3.0"', 'rang = "<3.0"'), "expect.paddle.versions[0].range"),
+    (
+        ("tol_bytes = 512", "tol_bytes = 512\n[claim.expect.paddle.tpu]"),
+        "claim 'fixture.chain'.expect.paddle.tpu: unknown key",
+    ),
+    (
+        (
+            "bytes = {out = 2048, inplace = 0}\n[claim.expect.paddle.gpu]",
+            "bytes = {out = 2048, inplace = 0}\ncpu = 3\n[claim.expect.paddle.gpu]",
+        ),
+        "claim 'fixture.chain'.expect.paddle.cpu: must be a table",
+    ),
+    (
+        ('range = "<3.0"', 'range = "3.0"'),
+        "claim 'fixture.leaf'.expect.paddle.versions[0].range: not a version range (Invalid specifier: '3.0')",
+    ),
+    (
+        ('range = "<3.0"', 'rang = "<3.0"'),
+        "claim 'fixture.leaf'.expect.paddle.versions[0].range: not a version range (missing)",
+    ),
     (
         ('note = {en = "Paddle 2 says Var.", zh = "飞桨 2 的报错写作 Var。"}', ""),
-        "versions[0].note",
+        "claim 'fixture.leaf'.expect.paddle.versions[0].note: needs 'en' and 'zh' texts saying what differs",
     ),
-    (('match = "Var .* can\'t use inplace"', 'matches = "x"'), "versions[0].matches"),
-    (('match = "Var .* can\'t use inplace"', ""), "versions[0]: changes nothing"),
-    (('match = "Var .* can\'t use inplace"', 'match = "(bad"'), "versions[0].match"),
-    (('unrunnable = "AttributeError: .*inplace"', 'unrunnable = "(bad"'), "versions[1].unrunnable"),
-    (('fact = "silent_loss"', 'fact = "absent"'), "claim 'fixture.launch'.silent.fact"),
-    (('fact = "silent_loss"', ""), "silent[0].fact"),
-    (('section = "a-section"', 'section = "a section"'), "silent[0].section"),
+    (
+        ('match = "Var .* can\'t use inplace"', 'matches = "x"'),
+        "claim 'fixture.leaf'.expect.paddle.versions[0].matches: unknown key",
+    ),
+    (
+        ('match = "Var .* can\'t use inplace"', ""),
+        "claim 'fixture.leaf'.expect.paddle.versions[0]: changes nothing: give expectation keys or 'unrunnable'",
+    ),
+    (
+        ('match = "Var .* can\'t use inplace"', 'match = "(bad"'),
+        f"claim 'fixture.leaf'.expect.paddle.versions[0].match: regular expression does not compile: {RE_OPEN}",
+    ),
+    (
+        ('unrunnable = "AttributeError: .*inplace"', 'unrunnable = "(bad"'),
+        f"claim 'fixture.leaf'.expect.paddle.versions[1].unrunnable: not a regular expression: {RE_OPEN}",
+    ),
+    (
+        ('unrunnable = "AttributeError: .*inplace"', "unrunnable = 3"),
+        "claim 'fixture.leaf'.expect.paddle.versions[1].unrunnable: not a regular expression: first argument must be string or compiled pattern",
+    ),
+    (
+        ('match = "a leaf Variable"', 'match = "a leaf Variable"\nversions = 3'),
+        "claim 'fixture.leaf'.expect.torch.versions: must be an array of tables [[...versions]]",
+    ),
+    (
+        ('fact = "silent_loss"', 'fact = "absent"'),
+        "claim 'fixture.launch'.silent[0].fact: 'absent' must be a boolean fact of expect.paddle.facts",
+    ),
+    (
+        ("facts = {agree = true, silent_loss = false}", "facts = {agree = true, silent_loss = 0}"),
+        "claim 'fixture.launch'.silent[0].fact: 'silent_loss' must be a boolean fact of expect.paddle.facts",
+    ),
+    (
+        ("facts = {agree = true, silent_loss = true}", "facts = {agree = true}"),
+        "claim 'fixture.launch'.silent[0].fact: 'silent_loss' must be a boolean fact of expect.torch.facts",
+    ),
+    (
+        ('fact = "silent_loss"', ""),
+        "claim 'fixture.launch'.silent[0].fact: missing: the boolean fact that shows it",
+    ),
+    (
+        ('section = "a-section"', 'section = "a section"'),
+        "claim 'fixture.launch'.silent[0].section: missing or not an anchor: the section that shows it",
+    ),
+    (
+        ('section = "a-section"', ""),
+        "claim 'fixture.launch'.silent[0].section: missing or not an anchor: the section that shows it",
+    ),
     (
         ('fix = {en = "Keep the loss.", zh = "保留损失。"}', 'fix = {en = "Keep the loss."}'),
-        "silent[0].fix",
+        "claim 'fixture.launch'.silent[0].fix: needs non-empty 'en' and 'zh' strings",
+    ),
+    (
+        (
+            'symptom = {en = "The loss is lost.", zh = "损失丢失。"}',
+            'symptom = {en = "", zh = "损失丢失。"}',
+        ),
+        "claim 'fixture.launch'.silent[0].symptom: needs non-empty 'en' and 'zh' strings",
     ),
     (
         ('symptom = {en = "The loss is lost.", zh = "损失丢失。"}', "symptoms = 1"),
-        "silent[0].symptoms",
+        "claim 'fixture.launch'.silent[0].symptoms: unknown key",
     ),
-    (('files = ["data.json"]', 'files = ["absent.json"]'), "expect.paddle.files"),
-    (('files = ["data.json"]', 'files = "data.json"'), "expect.paddle.files"),
+    (
+        ('[[claim.silent]]\nfact = "silent_loss"', '[claim.silent]\nfact = "silent_loss"'),
+        "claim 'fixture.launch'.silent: must be an array of tables [[claim.silent]]",
+    ),
+    (
+        ('files = ["data.json"]', 'files = ["absent.json"]'),
+        "claim 'fixture.launch'.expect.paddle.files: file not found: absent.json",
+    ),
+    (
+        ('files = ["data.json"]', 'files = "data.json"'),
+        "claim 'fixture.launch'.expect.paddle.files: must be a list of file names",
+    ),
+    (
+        ('files = ["data.json"]', "files = [3]"),
+        "claim 'fixture.launch'.expect.paddle.files: must be a list of file names",
+    ),
     (
         ('theoretical = {out = "2 * 1024", inplace = "0"}', 'theoretical = {out = "2 * 1024"}'),
-        "claim 'fixture.chain'.expect.paddle.theoretical",
+        "claim 'fixture.chain'.expect.paddle.theoretical: needs one entry per region ['inplace', 'out']",
+    ),
+    (
+        ('theoretical = {out = "2 * 1024", inplace = "0"}', 'theoretical = "2 * 1024"'),
+        "claim 'fixture.chain'.expect.paddle.theoretical: needs one entry per region ['inplace', 'out']",
+    ),
+    (
+        (
+            "bytes = {out = 2048, inplace = 0}\n[claim.expect.paddle.gpu]",
+            "bytes = {out = 2048}\n[claim.expect.paddle.gpu]",
+        ),
+        "claim 'fixture.chain'.expect.paddle.bytes: needs one entry per region ['inplace', 'out']",
     ),
     (
         (
             'regions = {out = "chain(x)", inplace = "chain_(x)"}',
             'region = "chain(x)"\nregions = {out = "chain(x)", inplace = "chain_(x)"}',
         ),
-        "expect.paddle.region",
+        "claim 'fixture.chain'.expect.paddle.region: give exactly one of 'region' or 'regions'",
     ),
     (
         ('snippet = "launch"', 'snippet = "launch"\nmode = "thread"'),
-        "claim 'fixture.launch'.expect.paddle.mode",
+        "claim 'fixture.launch'.expect.paddle.mode: must be 'namespace' or 'script'",
     ),
     (
         ("facts = {agree = true, silent_loss = false}", "facts = 3"),
-        "claim 'fixture.launch'.expect.paddle.facts",
+        "claim 'fixture.launch'.expect.paddle.facts: must be a table",
     ),
 ]
 
 
-@pytest.mark.parametrize(("edit", "field"), BAD, ids=[b[1] for b in BAD])
-def test_malformed_claims_name_file_and_field(tmp_path, edit, field):
+@pytest.mark.parametrize(("edit", "message"), BAD, ids=[b[1].split(":")[0] for b in BAD])
+def test_malformed_claims_name_file_and_field(tmp_path, edit, message):
     old, new = edit
     assert old in CLAIMS, old
     snippets = make_snippets(tmp_path, CLAIMS.replace(old, new, 1))
     with pytest.raises(ClaimError) as excinfo:
         load_claims(snippets / "fixture" / "claims.toml")
-    message = str(excinfo.value)
-    assert message.startswith("snippets/fixture/claims.toml: ") or "claims.toml: " in message
-    assert field in message, message
+    assert str(excinfo.value) == f"{snippets / 'fixture' / 'claims.toml'}: {message}"
+
+
+def test_claim_errors_name_the_file_relative_to_the_repository():
+    from verified.claims import ROOT, SNIPPETS
+
+    error = ClaimError(SNIPPETS / "inplace" / "claims.toml", "claim 'x'.kind", "unknown")
+    assert str(error) == "snippets/inplace/claims.toml: claim 'x'.kind: unknown"
+    assert ROOT / "snippets" == SNIPPETS
 
 
 def test_silent_only_on_behaviour_claims(tmp_path):
@@ -288,8 +447,11 @@ def test_silent_only_on_behaviour_claims(tmp_path):
         'symptom = {en = "a", zh = "b"}\nfix = {en = "a", zh = "b"}\n',
     )
     snippets = make_snippets(tmp_path, text)
-    with pytest.raises(ClaimError, match=r"claim 'fixture.grad'.silent: only behaviour claims"):
+    with pytest.raises(ClaimError) as excinfo:
         load_claims(snippets / "fixture" / "claims.toml")
+    assert str(excinfo.value).endswith(
+        "claim 'fixture.grad'.silent: only behaviour claims can mark silent failures (a fact)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -304,3 +466,38 @@ def test_malformed_files(tmp_path, text, field):
     snippets = make_snippets(tmp_path, text)
     with pytest.raises(ClaimError, match=field):
         load_claims(snippets / "fixture" / "claims.toml")
+
+
+def test_digest_separates_its_parts():
+    from verified.claims import _digest
+
+    assert _digest(b"ab", b"c") != _digest(b"a", b"bc")
+    assert _digest(b"a") == _digest(b"a") and len(_digest(b"a")) == 16
+    assert _digest() != _digest(b"")
+
+
+def test_inputs_hash_covers_names_kind_and_unrunnable(snippets):
+    folder = snippets / "fixture"
+    launch = hash_of(snippets)
+    before = launch.inputs_hash()
+    # the same bytes under another name are another input
+    (folder / "helper.py").rename(folder / "helper2.py")
+    (folder / "work_torch.py").write_text("import helper2\n", encoding="utf-8")
+    renamed = hash_of(snippets).inputs_hash()
+    (folder / "helper2.py").rename(folder / "helper.py")
+    (folder / "work_torch.py").write_text("import helper\n", encoding="utf-8")
+    assert renamed != before == hash_of(snippets).inputs_hash()
+    claim = launch.claim
+    other_kind = type(claim)(
+        claim.id, "value", claim.path, claim.statement, claim.devices, claim.raw
+    )
+    assert (
+        type(launch)(other_kind, "torch", "cpu", launch.spec, launch.version).inputs_hash()
+        != before
+    )
+    leaf = hash_of(snippets, "fixture.leaf", "paddle", "1.5.0")
+    override = dict(leaf.override)
+    override["unrunnable"] = "Other"
+    changed = type(leaf)(leaf.claim, "paddle", "cpu", leaf.spec, "1.5.0", override)
+    assert changed.inputs_hash() != leaf.inputs_hash()
+    assert changed.source_hash() != leaf.source_hash()

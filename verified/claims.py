@@ -306,13 +306,13 @@ def _validate(path: Path, index: int, raw: dict) -> Claim:
                 changes = {k: v for k, v in override.items() if k not in OVERRIDE_KEYS}
                 case = Case(claim, fw, dev, {**base, **changes}, None, override)
                 _validate_case(path, f"{where}.expect.{fw}.versions[{i}]", case)
-    for row in silent:
+    for i, row in enumerate(silent):
         for fw in FRAMEWORKS:
             facts = _merge(raw, fw, "cpu", None)[0].get("facts", {})
             if row["fact"] not in facts or not isinstance(facts[row["fact"]], bool):
                 raise ClaimError(
                     path,
-                    f"{where}.silent.fact",
+                    f"{where}.silent[{i}].fact",
                     f"{row['fact']!r} must be a boolean fact of expect.{fw}.facts",
                 )
     return claim
@@ -358,7 +358,9 @@ def _validate_silent(path: Path, where: str, value, kind: str) -> tuple:
         if not isinstance(row.get("fact"), str):
             raise ClaimError(path, f"{here}.fact", "missing: the boolean fact that shows it")
         if not isinstance(row.get("section"), str) or not ANCHOR_RE.match(row["section"]):
-            raise ClaimError(path, f"{here}.section", "missing: the anchor of the section")
+            raise ClaimError(
+                path, f"{here}.section", "missing or not an anchor: the section that shows it"
+            )
         for key in ("symptom", "fix"):
             if not _texts(row.get(key)):
                 raise ClaimError(path, f"{here}.{key}", "needs non-empty 'en' and 'zh' strings")
