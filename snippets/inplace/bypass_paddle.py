@@ -44,7 +44,9 @@ outcome = {
         lambda hidden: paddle.add(hidden, paddle.ones_like(hidden), out=hidden)
     ),
     "exponential_": overwrite_saved_input(lambda hidden: hidden.exponential_()),
-    "assign": overwrite_saved_input(lambda hidden: paddle.assign(hidden + 1, output=hidden)),
+    "assign": overwrite_saved_input(
+        lambda hidden: paddle.assign(paddle.to_tensor(VALUES), output=hidden)
+    ),
     "assign_ndarray": overwrite_saved_input(lambda hidden: paddle.assign(VALUES, output=hidden)),
     "set_value": overwrite_saved_input(lambda hidden: hidden.set_value(hidden + 1)),
     "initializer": overwrite_saved_input(lambda hidden: initializer.Constant(1.0)(hidden)),
