@@ -1,3 +1,4 @@
+import numpy as np
 import paddle
 
 
@@ -27,6 +28,13 @@ def through_numpy(hidden):
     array += 1
 
 
+def through_dlpack(hidden):
+    array = np.from_dlpack(hidden.detach())  # shares memory with hidden
+    array += 1
+
+
+VALUES = np.array([7.0, 8.0, 9.0], dtype="float32")
+initializer = paddle.nn.initializer
 outcome = {
     "no_grad": overwrite_saved_input(under_no_grad),
     "detach": overwrite_saved_input(lambda hidden: hidden.detach().add_(paddle.ones_like(hidden))),
@@ -35,12 +43,18 @@ outcome = {
     "out": overwrite_saved_input(
         lambda hidden: paddle.add(hidden, paddle.ones_like(hidden), out=hidden)
     ),
-    "initializer": overwrite_saved_input(
-        lambda hidden: paddle.nn.initializer.Constant(1.0)(hidden)
+    "exponential_": overwrite_saved_input(lambda hidden: hidden.exponential_()),
+    "assign": overwrite_saved_input(
+        lambda hidden: paddle.assign(paddle.to_tensor(VALUES), output=hidden)
     ),
-    "numpy": overwrite_saved_input(through_numpy),
-    "assign": overwrite_saved_input(lambda hidden: paddle.assign(hidden + 1, output=hidden)),
+    "assign_ndarray": overwrite_saved_input(lambda hidden: paddle.assign(VALUES, output=hidden)),
     "set_value": overwrite_saved_input(lambda hidden: hidden.set_value(hidden + 1)),
+    "initializer": overwrite_saved_input(lambda hidden: initializer.Constant(1.0)(hidden)),
+    "initializer_assign": overwrite_saved_input(lambda hidden: initializer.Assign(VALUES)(hidden)),
+    "initializer_uniform": overwrite_saved_input(lambda hidden: initializer.Uniform()(hidden)),
+    "initializer_normal": overwrite_saved_input(lambda hidden: initializer.Normal()(hidden)),
+    "numpy": overwrite_saved_input(through_numpy),
+    "dlpack": overwrite_saved_input(through_dlpack),
 }
 for route, result in outcome.items():
-    print(f"{route:12} {result}")
+    print(f"{route:20} {result}")

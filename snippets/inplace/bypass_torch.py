@@ -1,3 +1,4 @@
+import numpy as np
 import torch
 
 
@@ -32,14 +33,24 @@ def through_numpy(hidden):
     array += 1
 
 
+def through_dlpack(hidden):
+    array = np.from_dlpack(hidden.detach())  # shares memory with hidden
+    array += 1
+
+
+init = torch.nn.init
 outcome = {
     "no_grad": overwrite_saved_input(under_no_grad),
     "detach": overwrite_saved_input(lambda hidden: hidden.detach().add_(1.0)),
     "data": overwrite_saved_input(lambda hidden: hidden.data.add_(1.0)),
     "copy_": overwrite_saved_input(lambda hidden: hidden.copy_(hidden + 1)),
     "out": overwrite_saved_input(out_argument),
-    "initializer": overwrite_saved_input(lambda hidden: torch.nn.init.constant_(hidden, 1.0)),
+    "exponential_": overwrite_saved_input(lambda hidden: hidden.exponential_()),
+    "initializer": overwrite_saved_input(lambda hidden: init.constant_(hidden, 1.0)),
+    "initializer_uniform": overwrite_saved_input(lambda hidden: init.uniform_(hidden)),
+    "initializer_normal": overwrite_saved_input(lambda hidden: init.normal_(hidden)),
     "numpy": overwrite_saved_input(through_numpy),
+    "dlpack": overwrite_saved_input(through_dlpack),
 }
 for route, result in outcome.items():
-    print(f"{route:12} {result}")
+    print(f"{route:20} {result}")

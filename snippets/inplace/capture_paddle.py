@@ -22,6 +22,16 @@ def shift(counts):
     return counts * 2
 
 
+def shift_assigned(counts):
+    counts = counts.add_(paddle.ones_like(counts))  # the same, with the result assigned
+    return counts * 2
+
+
+def scale_leaf(w):
+    w.scale_(2.0)  # in place on a leaf that requires gradients
+    return w * 1
+
+
 def run(wrap):
     """Run both functions, wrapped by `wrap`, and collect what the caller sees."""
     weight = paddle.to_tensor([0.5, 1.0, 2.0], stop_gradient=False)
@@ -58,6 +68,11 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the same warnings as above
     static = paddle.jit.to_static(features_assigned, full_graph=True)
     assigned_full_graph = static(paddle.to_tensor([0.5, 1.0, 2.0])).tolist()
+    counts = paddle.to_tensor([1.0, 2.0, 3.0])
+    paddle.jit.to_static(shift_assigned, full_graph=True)(counts)
+    assigned_caller_counts = counts.tolist()
+    leaf = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    paddle.jit.to_static(scale_leaf, full_graph=True)(leaf)  # eager mode raises the leaf error
 
 for key in eager:
     same = paddle.allclose(paddle.to_tensor(eager[key]), paddle.to_tensor(captured[key])).item()
@@ -75,3 +90,5 @@ same = assigned_full_graph == eager_assigned
 print(
     f"results assigned, full_graph=True: {[round(v, 4) for v in assigned_full_graph]}, same {same}"
 )
+print(f"results assigned, full_graph=True, caller's counts: {assigned_caller_counts}")
+print(f"leaf written in place, full_graph=True: no error, leaf {leaf.tolist()}")

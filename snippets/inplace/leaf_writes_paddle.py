@@ -16,17 +16,31 @@ def try_write(write):
             raise
         error = "ValueError"
     changed = weight.tolist() != [1.0, 2.0, 3.0]
-    return {"error": error, "data changed": changed, "version": weight.inplace_version}
+    return {
+        "error": error,
+        "data changed": changed,
+        "version": weight.inplace_version,
+        "leaf": weight.is_leaf,
+    }
 
 
 def assign_item(weight, source):
     weight[0] = 0.0
 
 
+def exponential_under_no_grad(weight, source):
+    with paddle.no_grad():
+        weight.exponential_()
+
+
+index = paddle.to_tensor([0])
 WRITES = {
     "weight.scale_(2)": lambda weight, source: weight.scale_(2.0),
     "weight.exp_()": lambda weight, source: weight.exp_(),
     "weight.zero_()": lambda weight, source: weight.zero_(),
+    "weight.index_fill_(index, 0, 9)": lambda weight, source: weight.index_fill_(index, 0, 9.0),
+    "weight.exponential_()": lambda weight, source: weight.exponential_(),
+    "weight.exponential_(), no_grad": exponential_under_no_grad,
     "weight[0] = 0": assign_item,
     "weight[:2].scale_(2)": lambda weight, source: weight[:2].scale_(2.0),
     "weight.copy_(source)": lambda weight, source: weight.copy_(source),

@@ -20,17 +20,31 @@ def try_write(write):
             raise
         error = "RuntimeError"
     changed = weight.tolist() != [1.0, 2.0, 3.0]
-    return {"error": error, "data changed": changed, "version": weight._version}
+    return {
+        "error": error,
+        "data changed": changed,
+        "version": weight._version,
+        "leaf": weight.is_leaf,
+    }
 
 
 def assign_item(weight, source):
     weight[0] = 0.0
 
 
+def exponential_under_no_grad(weight, source):
+    with torch.no_grad():
+        weight.exponential_()
+
+
+index = torch.tensor([0])
 WRITES = {
     "weight.mul_(2)": lambda weight, source: weight.mul_(2),
     "weight.exp_()": lambda weight, source: weight.exp_(),
     "weight.zero_()": lambda weight, source: weight.zero_(),
+    "weight.index_fill_(0, index, 9)": lambda weight, source: weight.index_fill_(0, index, 9.0),
+    "weight.exponential_()": lambda weight, source: weight.exponential_(),
+    "weight.exponential_(), no_grad": exponential_under_no_grad,
     "weight[0] = 0": assign_item,
     "weight[:2].mul_(2)": lambda weight, source: weight[:2].mul_(2),
     "weight.copy_(source)": lambda weight, source: weight.copy_(source),

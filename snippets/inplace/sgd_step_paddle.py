@@ -4,7 +4,7 @@ weight = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
 loss = (weight * weight).sum()
 loss.backward()
 
-# What an optimizer's step() does: update the leaf in place, outside the graph.
+# An SGD step by hand: update the leaf in place, outside the graph.
 with paddle.no_grad():
     weight.subtract_(0.25 * weight.grad)
 weight.clear_grad()

@@ -4,7 +4,7 @@ weight = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 loss = (weight * weight).sum()
 loss.backward()
 
-# What an optimiser's step() does: update the leaf in place, outside the graph.
+# An SGD step by hand: update the leaf in place, outside the graph.
 with torch.no_grad():
     weight.sub_(0.25 * weight.grad)
 weight.grad.zero_()

@@ -37,6 +37,12 @@ def through_reshape(hidden):
     return hidden.sum()
 
 
+def view_written_view_read(hidden):
+    head = hidden[:2]
+    head.exp_()
+    return head.sum()  # the loss reads only the view that was written
+
+
 def base_written_view_read(hidden):
     head = hidden[:2]
     hidden.exp_()
@@ -67,6 +73,7 @@ outcome = {
         view_of_a_view, lambda w: torch.cat([w[:1], w[1:2].exp(), w[2:]]).sum()
     ),
     "through reshape": check(through_reshape, lambda w: w.exp().sum()),
+    "view written, view read": check(view_written_view_read, lambda w: w[:2].exp().sum()),
     "base written, view read": check(base_written_view_read, lambda w: w[:2].exp().sum()),
     "output of unbind": check(unbind_output, lambda w: torch.cat([w[:1].exp(), w[1:]]).sum()),
     "output of split": check(split_output, lambda w: torch.cat([w[:2].exp(), w[2:]]).sum()),
