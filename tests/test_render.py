@@ -675,3 +675,49 @@ def test_renders_match_the_reviewed_text(tmp_path, monkeypatch, lang, what):
         path.write_text(text + "\n", encoding="utf-8")
     assert path.is_file(), f"{path} is missing: run with AUTOGRAD_UPDATE_GOLDEN=1 and review it"
     assert text + "\n" == path.read_text(encoding="utf-8")
+
+
+def test_english_phrases_are_shown_in_the_page_language(site):
+    root, snippets, _ = site
+
+    def phrase(case, observed):
+        if case.claim.id == "fixture.launch":
+            observed["value"]["outcome"] = "wrong gradient, no error"
+            observed["value"]["name"] = "x += 1"
+
+    write(live_records(snippets, phrase), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    markdown = "{{ fixture.launch | torch | value.outcome }}"
+    with pytest.raises(ReportError) as excinfo:
+        Page(reports_of(site), "zh", "zh/p.md").render(markdown)
+    assert str(excinfo.value) == (
+        "zh/p.md: {{ fixture.launch | torch | value.outcome }}: the observed value "
+        "'wrong gradient, no error' is English: add its zh wording to "
+        'snippets/fixture/values.zh.toml ("wrong gradient, no error" = "…"; the same text keeps '
+        "it verbatim, as for a message)"
+    )
+    table = snippets / "fixture" / "values.zh.toml"
+    table.write_text('"wrong gradient, no error" = "不报错，梯度错误"\n', encoding="utf-8")
+    zh = Page(reports_of(site), "zh", "zh/p.md")
+    out = zh.render(markdown)
+    assert out.startswith("[不报错，梯度错误](verification.md#c-fixture-launch-torch)")
+    assert '（点击查看验证报告） · 观测值：wrong gradient, no error"' in out
+    plain = Page(reports_of(site), "zh", "p", provenance=False).render(markdown)
+    assert plain == "不报错，梯度错误"
+    # English pages and values that are not English phrases are shown as observed
+    assert Page(reports_of(site), "en", "p", provenance=False).render(markdown) == (
+        "<code>wrong gradient, no error</code>"
+    )
+    code_like = "{{ fixture.launch | torch | value.name }}"
+    assert zh.render(code_like).startswith("[<code>x += 1</code>]")
+    assert "观测值" not in zh.render(code_like)
+    table.write_text('"wrong gradient, no error" = "wrong gradient, no error"\n', encoding="utf-8")
+    assert Page(reports_of(site), "zh", "p", provenance=False).render(markdown) == (
+        "<code>wrong gradient, no error</code>"
+    )
+    table.write_text('"wrong gradient, no error" = ""\n', encoding="utf-8")
+    with pytest.raises(ReportError, match=r"values.zh.toml: entries without a wording"):
+        Page(reports_of(site), "zh", "p").render(markdown)
+    table.write_text("= broken", encoding="utf-8")
+    with pytest.raises(ReportError, match=r"values.zh.toml: "):
+        Page(reports_of(site), "zh", "p").render(markdown)

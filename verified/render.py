@@ -64,6 +64,7 @@ TEXT = {
         "fastest": "fastest runs",
         "medians": "medians",
         "ran": "verified ({env})",
+        "observed": " · observed: {value}",
         "not_run_because": "declared but not run here ({reason})",
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {
@@ -123,6 +124,7 @@ TEXT = {
         "fastest": "最快一次",
         "medians": "中位数",
         "ran": "已验证（{env}）",
+        "observed": " · 观测值：{value}",
         "not_run_because": "已声明，但尚未在此运行（{reason}）",
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {
@@ -293,6 +295,31 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
     raise ReportError(f"{label}: unknown field {field_name!r}")
 
 
+ENGLISH_PHRASE = re.compile(r"\b[A-Za-z]{2,} [A-Za-z]{2,}\b")
+
+
+def observed_value(rec: dict, key: str | None):
+    value = (rec.get("observed") or {}).get("value")
+    return value.get(key) if key is not None and isinstance(value, dict) else value
+
+
+def value_words(folder: Path, lang: str) -> dict[str, str]:
+    """English phrase -> its wording in ``lang``, for observed values shown on pages."""
+    import tomllib
+
+    path = folder / f"values.{lang}.toml"
+    if not path.is_file():
+        return {}
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ReportError(f"{path}: {exc}") from None
+    bad = [k for k, v in table.items() if not isinstance(v, str) or not v.strip()]
+    if bad:
+        raise ReportError(f"{path}: entries without a wording: {bad}")
+    return table
+
+
 def _keys(value) -> list:
     return sorted(value) if isinstance(value, dict) else []
 
@@ -379,10 +406,32 @@ class Page:
             raise ReportError(f"{label}: unknown field {name!r}")
         entry = self.entry(match)
         shown = field_value(entry.rec, name, match["key"], self.lang, label)
+        observed = None
+        if name == "value" and self.lang != "en":
+            raw = observed_value(entry.rec, match["key"])
+            wording = self.wording(entry.rec, raw, label)
+            if wording is not None:
+                shown, observed = escape(wording), raw
         if not self.provenance:
             return shown
         key = f"{name}.{match['key']}" if match["key"] else name
-        return self.link(shown, entry, key)
+        return self.link(shown, entry, key, observed)
+
+    def wording(self, rec: dict, raw, label: str) -> str | None:
+        """The page language's wording of an observed value that is an English phrase (an
+        outcome such as "wrong gradient, no error"), from ``snippets/<article>/values.<lang>.toml``;
+        None for values that are not English phrases (numbers, code, names)."""
+        if not isinstance(raw, str) or not ENGLISH_PHRASE.search(raw):
+            return None
+        article = rec["id"].split(".", 1)[0]
+        table = value_words(self.reports.snippets / article, self.lang)
+        if raw not in table:
+            path = f"snippets/{article}/values.{self.lang}.toml"
+            raise ReportError(
+                f"{label}: the observed value {raw!r} is English: add its {self.lang} wording to "
+                f'{path} ("{raw}" = "…"; the same text keeps it verbatim, as for a message)'
+            )
+        return None if table[raw] == raw else table[raw]
 
     def tooltip(self, entry: Entry, template: str) -> str:
         rec = entry.rec
@@ -393,10 +442,14 @@ class Page:
             env=env_text(entry.env, self.lang),
         )
 
-    def link(self, shown: str, entry: Entry, key: str) -> str:
-        """A value linked to its row of the verification report, with its provenance."""
+    def link(self, shown: str, entry: Entry, key: str, observed=None) -> str:
+        """A value linked to its row of the verification report, with its provenance (and the
+        raw observed value, when the page shows it in its own words)."""
         rec = entry.rec
-        title = escape(self.tooltip(entry, "tooltip")).replace("&quot;", "'")
+        tooltip = self.tooltip(entry, "tooltip")
+        if observed is not None:
+            tooltip += self.t["observed"].format(value=observed)
+        title = escape(tooltip).replace("&quot;", "'")
         return (
             f"[{shown}](verification.md#{anchor(rec['id'], rec['framework'])})"
             f'{{ .claim-value title="{title}" data-claim="{rec["id"]}" '
