@@ -19,7 +19,8 @@ start = os.environ.get("FAKE_WORKER_START")
 if start == "hang":
     time.sleep(60)
 if start == "die":
-    print("cannot import the framework", file=sys.stderr)
+    print("Traceback (most recent call last):", file=sys.stderr)
+    print("ImportError: cannot import the framework", file=sys.stderr)
     sys.exit(4)
 info = {
     "python": "3.11.7",

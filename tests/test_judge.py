@@ -182,6 +182,9 @@ def test_timing_claims(cases):
     assert judge(case, {**good, "ratio": 1.49}) == ("failed", "ratio 1.490 outside [1.5, 50.0]")
     assert judge(case, {**good, "ratio": 50.5}) == ("failed", "ratio 50.500 outside [1.5, 50.0]")
     assert judge(case, {**good, "ratio": None}) == ("failed", "no ratio observed: None")
+    no_min = with_spec(case)
+    del no_min.spec["ratio_min"]
+    assert judge(no_min, {**good, "ratio": 0.01}) == ("passed", None)  # no lower bound given
     paddle = cases[("fixture.speed", "paddle", "cpu")]  # no ratio_max
     assert judge(paddle, {**good, "ratio": 1e6})[0] == "passed"
     assert judge(paddle, {**good, "ratio": 1.0}) == ("failed", "ratio 1.000 outside [1.5, inf]")
@@ -210,6 +213,16 @@ def test_declared_unrunnable_versions(cases, tmp_path):
         "exception": {"type": "AttributeError", "message": "no inplace here", "traceback": ""},
     }
     assert judge(case, raised) == ("not-runnable", "AttributeError: no inplace here")
+    two_lines = {
+        **raised,
+        "exception": {"type": "AttributeError", "message": "no\ninplace", "traceback": ""},
+    }
+    assert judge(case, two_lines) == ("not-runnable", "AttributeError: no\ninplace")  # DOTALL
+    long = {
+        **raised,
+        "exception": {"type": "AttributeError", "message": "inplace " + "x" * 400, "traceback": ""},
+    }
+    assert len(judge(case, long)[1]) == 300
     other = {**raised, "exception": {"type": "ValueError", "message": "x", "traceback": ""}}
     status, reason = judge(case, other)
     assert status == "failed" and reason.endswith("but ValueError: x")

@@ -283,9 +283,14 @@ def test_the_newest_passed_record_wins(snippets, tmp_path):
     old = passed(cases[("fixture.chain", "torch", "gpu")], date="2026-01-01")
     new = passed(cases[("fixture.chain", "torch", "gpu")], date="2026-06-01")
     reports = make_reports(
-        snippets, tmp_path, run_all(snippets), [("a", [new], VERSIONS), ("b", [old], VERSIONS)]
+        snippets, tmp_path, run_all(snippets), [("a", [old], VERSIONS), ("b", [new], VERSIONS)]
     )
     assert reports.get("fixture.chain", "torch", "gpu")["env"]["date"] == "2026-06-01"
+    assert [e.report.name for e in reports.entries_for("fixture.chain", "torch", "gpu")] == [
+        "this build",
+        "a",
+        "b",
+    ]
 
 
 def test_freshness_of_the_live_report(snippets, tmp_path):

@@ -68,7 +68,10 @@ def test_worker_start_failures(monkeypatch):
     monkeypatch.setenv("FAKE_WORKER_START", "die")
     with pytest.raises(WorkerDied) as excinfo:
         Worker("paddle", "cpu", module=FAKE)
-    assert str(excinfo.value) == "worker exited (code 4):\ncannot import the framework"
+    assert str(excinfo.value) == (
+        "worker exited (code 4):\nTraceback (most recent call last):\n"
+        "ImportError: cannot import the framework"
+    )
     monkeypatch.setenv("FAKE_WORKER_START", "hang")
     with pytest.raises(TimeoutError, match=r"^no answer within 0.5 s$"):
         Worker("paddle", "cpu", start_timeout=0.5, module=FAKE)
@@ -123,6 +126,17 @@ def test_cheap_cases_share_a_worker_isolated_ones_get_a_fresh_one(runner, cases)
     assert list(runner.templates) == [("torch", "cpu")]
     runner.close_workers()
     assert runner.templates == {} and not alive(template)
+
+
+def test_a_gpu_script_case_starts_in_the_snippet_folder(runner, cases, monkeypatch):
+    """Started anew (CUDA does not survive a fork) with the snippet's folder as its working
+    directory: the worker module is still found, through PYTHONPATH."""
+    monkeypatch.setenv("FAKE_WORKER_CUDA", "1")
+    monkeypatch.setenv("PYTHONPATH", "/nonexistent")
+    chain = cases[("fixture.chain", "torch", "gpu")]
+    script = runner.observe(with_spec(chain, mode="script"))
+    assert Path(script["cwd"]) == chain.snippet_path.parent
+    assert script["parent"] == os.getpid() and "cwd" not in script["request"]
 
 
 def test_isolated_gpu_cases_get_a_new_process(runner, cases, monkeypatch):
