@@ -174,11 +174,15 @@ def test_code_cells_are_the_code_the_claims_ran(article, lang, fw):
 
 
 @pytest.mark.parametrize(("article", "lang", "fw"), NOTEBOOKS, ids=IDS)
-def test_notebook_executes_on_cpu(article, lang, fw, infos, timings):
+def test_notebook_ran_cleanly_on_cpu(article, lang, fw, infos, timings):
     """One kernel per notebook, a timeout per cell; exactly the tagged cells raise, with their
-    claim's exception type; any other exception fails, naming notebook, cell and error. The
-    notebook on disk carries the outputs of this execution (when it comes from the build's
-    cache) or at least the same code and a clean execution (when executed again here)."""
+    claim's exception type; any other exception fails, naming notebook, cell and error.
+
+    The execution checked is the build's (`python -m verified.notebooks build` executes every
+    notebook whose code cells, framework versions or device changed, and keeps the result
+    keyed by them); with AUTOGRAD_NOTEBOOKS_FRESH=1, as CI sets it, the test executes every
+    notebook again itself. The notebook on disk carries the outputs of the build's execution
+    (or at least the same code and a clean execution, when executed again here)."""
     name = f"{lang}/{article}-{fw}"
     fresh = nbs.generate(article, lang, fw, infos=infos)
     key = nbs.cache_key(fresh, fw, "cpu")
@@ -228,7 +232,14 @@ def test_download_is_a_valid_notebook_with_outputs(article, lang, fw):
     nbformat.validate(nb)
     codes = [c for c in nb.cells if c.cell_type == "code"]
     assert codes and all(c.execution_count is not None for c in codes), "unexecuted cells"
-    assert sum(bool(c.outputs) for c in codes) >= len(codes) // 2, "cells without outputs"
+    # a cell that prints or is expected to raise shows it; a silent one may have no output
+    silent = [
+        i
+        for i, c in enumerate(codes)
+        if not c.outputs
+        and ("print(" in c.source or "raises-exception" in c.metadata.get("tags", []))
+    ]
+    assert not silent, f"code cells {silent} print or raise but have no output"
     assert download.read_bytes() == nbs.notebook_path(lang, article, fw).read_bytes(), (
         "the published notebook differs from docs/: rebuild the site"
     )
