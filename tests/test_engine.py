@@ -318,3 +318,30 @@ def test_wrong_expectation_fails_the_suite_naming_the_claim(pytester, monkeypatc
     assert env["framework"] == "torch" and env["device"] == "cpu"
     assert env["version"] == env["versions"]["torch"] and env["module_version"].startswith("2.")
     assert records[("fixture.grad", "paddle")]["env"]["framework"] == "paddle"
+
+
+def faster_thresholds() -> dict[str, list[tuple[str, float]]]:
+    """The lower bounds above 1 that the site's own timing claims assert ("faster"), per
+    framework on the CPU."""
+    from verified.claims import all_cases
+
+    found: dict[str, list[tuple[str, float]]] = {"paddle": [], "torch": []}
+    for (cid, fw, dev), case in all_cases().items():
+        low = case.spec.get("ratio_min", 0.0)
+        if case.claim.kind == "timing" and dev == "cpu" and low > 1.0:
+            found[fw].append((cid, low))
+    return found
+
+
+@pytest.mark.parametrize("framework", ["torch", "paddle"])
+def test_identical_code_cannot_pass_the_sites_speed_claims(runner, cases, framework):
+    """The same function on both sides, timed as the site's speed claims are (fastest of 60
+    alternating runs): every "faster" threshold the site asserts fails on it."""
+    thresholds = faster_thresholds()[framework]
+    assert thresholds, "the site asserts no speed-up"
+    same = with_expect(cases[("fixture.speed", framework)], repeat=60, statistic="min")
+    observed = runner.observe(same)
+    assert observed["statistic"] == "min"
+    for cid, low in thresholds:
+        status, reason = judge(with_expect(same, ratio_min=low, ratio_max=50.0), observed)
+        assert status == "failed", f"{cid}: identical code reached {observed['ratio']:.3f} >= {low}"
