@@ -302,8 +302,8 @@ def test_verified_line_in_both_languages(site):
         "2026-12-01. GPU: not run for this page. See the [verification report](verification.md).*"
     )
     assert verified_line(reports, "zh") == (
-        "*本页的报错信息、数值与内存数据均由实际运行代码得到：PaddlePaddle 3.3.1 与 PyTorch 2.13.0，"
-        "CPU（Test CPU），2026-12-01。GPU：本页的 GPU 用例均未运行。详见[验证报告](verification.md)。*"
+        "*经实际运行代码验证：飞桨 3.3.1 与 PyTorch 2.13.0，CPU（Test CPU），2026-12-01。"
+        "GPU：本页未运行。详见[验证报告](verification.md)。*"
     )
 
 
@@ -321,10 +321,7 @@ def test_verified_line_names_the_releases_and_gpu_runs(site):
     assert "GPU: not run for this page" in verified_line(reports, "en", {"fixture.grad"})
     assert "2.6.2" in verified_line(reports, "en", {"fixture.grad"})
     zh = verified_line(reports, "zh")
-    assert (
-        "；同样的断言还在 PaddlePaddle 2.6.2–3.3.1 上运行过。GPU：PyTorch 2.13.0（NVIDIA H200）。"
-        in zh
-    )
+    assert "；同样的断言还在飞桨 2.6.2–3.3.1 上运行过。GPU：PyTorch 2.13.0（NVIDIA H200）。" in zh
     page = Page(reports, "en", "p")
     rendered = page.render("{{ verified }}\n{{ fixture.chain | torch@gpu | bytes.out }}")
     assert "GPU: PyTorch 2.13.0 (NVIDIA H200)" in rendered
@@ -352,7 +349,7 @@ def test_releases_text(site):
         "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 says Var."
     )
     assert releases_text(reports, "fixture.leaf", "paddle", "zh", "x") == (
-        "PaddlePaddle 3.3.1；在 2.6.2 上不同：飞桨 2 的报错写作 Var。"
+        "飞桨 3.3.1；在 2.6.2 上不同：飞桨 2 的报错写作 Var。"
     )
     assert releases_text(reports, "fixture.grad", "paddle", "en", "x") == "PaddlePaddle 2.6.2–3.3.1"
     assert releases_text(reports, "fixture.grad", "torch", "en", "x") == "PyTorch 2.13.0"
@@ -408,7 +405,7 @@ def test_verification_page_rows_say_where_each_result_ran(site):
     )
     zh = verification_page(reports_of(site), "zh", docs)
     assert "- PyTorch：torch 2.13.0+cpu：本机上 torch.cuda.is&#95;available() 为 False" in zh
-    assert "- PaddlePaddle：paddle 3.3.1 是 CPU 版本" in zh
+    assert "- 飞桨：paddle 3.3.1 是 CPU 版本" in zh
     assert zh.count("— 未运行 |") == 4 and "出现于：[A section](fixture.md#a-section)" in zh
     assert "✓ 2.00 倍（中位数：4.00 ms / 2.00 ms）" in zh and "字节（实测 / 理论值）" in zh
 
@@ -495,7 +492,7 @@ def test_silent_table_names_the_frameworks_the_run_observed(site):
     table = silent_table(reports_of(site), "zh", docs)
     assert table.splitlines()[0] == "| 症状 | 受影响的框架 | 详见 | 修正方法 |"
     assert (
-        "| 损失丢失。 | [PaddlePaddle](verification.md#c-fixture-launch-paddle)、"
+        "| 损失丢失。 | [飞桨](verification.md#c-fixture-launch-paddle)、"
         "[PyTorch](verification.md#c-fixture-launch-torch) | [A section](fixture.md#a-section) | 保留损失。 |"
     ) in table
 
@@ -606,7 +603,7 @@ def test_timing_fields_and_expectations(site):
 
     entry = Entry(fastest, reports_of(site).live, None)
     assert summary(entry, "en").startswith("✓ 2.50× (fastest runs: 2.50 ms / 1.00 ms)<br>")
-    assert summary(entry, "zh").startswith("✓ 2.50 倍（最快一次：2.50 ms / 1.00 ms）<br>")
+    assert summary(entry, "zh").startswith("✓ 2.50 倍（各自最快一次：2.50 ms / 1.00 ms）<br>")
 
 
 def test_status_of_a_case_in_words(site):
@@ -618,7 +615,11 @@ def test_status_of_a_case_in_words(site):
     )
     zh = Page(reports, "zh", "p").render("{{ fixture.chain | paddle@gpu | status }}")
     assert zh == (
-        "已声明，但尚未在此运行（paddle 3.3.1 是 CPU 版本，paddle.device.is&#95;compiled&#95;with&#95;cuda() 为 False）"
+        "已声明，但本次构建没有运行（paddle 3.3.1 是 CPU 版本，paddle.device.is&#95;compiled&#95;with&#95;cuda() 为 False）"
+    )
+    # no brackets within brackets: the environment names the CPU in brackets of its own
+    assert Page(reports, "zh", "p").render("{{ fixture.chain | torch | status }}") == (
+        "已验证，运行环境为 torch 2.13.0，CPU（Test CPU），Python 3.11.7，2026-12-01"
     )
     assert page.render("{{ fixture.chain | torch | status }}") == (
         "verified (torch 2.13.0, CPU (Test CPU), Python 3.11.7, 2026-12-01)"

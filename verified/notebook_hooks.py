@@ -38,6 +38,7 @@ if str(ROOT) not in sys.path:  # hooks are loaded by file path; make `verified` 
     sys.path.insert(0, str(ROOT))
 
 from verified.claims import FRAMEWORK_NAMES  # noqa: E402
+from verified.render import NAMES  # noqa: E402
 
 NOTEBOOK_DIR = "notebooks"
 CACHE_SALT = "avhooks1"  # change when the conversion patches below change
@@ -51,11 +52,11 @@ TEXT = {
         "colon": ": ",
     },
     "zh": {
-        "title": "以 Jupyter Notebook 运行本页",
-        "body": "同样的正文与代码，已实际执行；每个框架各一个 Notebook。",
+        "title": "以 Jupyter 笔记本运行本页",
+        "body": "正文与代码和本页相同，并已实际执行；每个框架各有一个笔记本。",
         "view": "在线查看",
         "download": "下载 .ipynb",
-        "page_download": "下载此 Notebook（.ipynb）",
+        "page_download": "下载此笔记本（.ipynb）",
         "colon": "：",
     },
 }
@@ -305,6 +306,7 @@ def on_page_markdown(markdown, page, config, files):
     if not found:
         return markdown
     text = TEXT.get(_lang(page), TEXT["en"])
+    names = NAMES.get(_lang(page), NAMES["en"])
     links = []
     for framework in FRAMEWORK_NAMES:
         notebook = found.get(framework)
@@ -314,7 +316,7 @@ def on_page_markdown(markdown, page, config, files):
         download = get_relative_url(download_url(notebook), page.file.url)
         name = PurePosixPath(notebook.src_uri).name
         links.append(
-            f'    - **{FRAMEWORK_NAMES[framework]}**{text["colon"]}<a href="{html.escape(view)}">{text["view"]}</a> · '
+            f'    - **{names[framework]}**{text["colon"]}<a href="{html.escape(view)}">{text["view"]}</a> · '
             f'<a href="{html.escape(download)}" download="{html.escape(name)}">'
             f"{text['download']}</a>"
         )

@@ -111,21 +111,20 @@ TEXT = {
     "zh": {
         "output": "输出",
         "bytes": "字节",
-        "verified": "本页的报错信息、数值与内存数据均由实际运行代码得到：{live}{releases}。"
-        "GPU：{gpu}。详见[验证报告](verification.md)。",
+        "verified": "经实际运行代码验证：{live}{releases}。GPU：{gpu}。详见[验证报告](verification.md)。",
         "live": "{versions}，{device}，{date}",
         "releases": "；同样的断言还在 {ranges} 上运行过",
-        "gpu_none": "本页的 GPU 用例均未运行",
+        "gpu_none": "本页未运行",
         "gpu_some": "{runs}",
         "and": " 与 ",
         "list_sep": "、",
         "colon": "：",
         "paren": "（{}）",
-        "fastest": "最快一次",
+        "fastest": "各自最快一次",
         "medians": "中位数",
-        "ran": "已验证（{env}）",
+        "ran": "已验证，运行环境为 {env}",
         "observed": " · 观测值：{value}",
-        "not_run_because": "已声明，但尚未在此运行（{reason}）",
+        "not_run_because": "已声明，但本次构建没有运行（{reason}）",
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {
             "passed": "通过",
@@ -138,7 +137,7 @@ TEXT = {
         "framework": "框架",
         "snippet": "代码片段与断言文件",
         "shown_in": "出现于",
-        "statement": "内容",
+        "statement": "结论",
         "not_shown": "未在页面中引用",
         "not_run": "标为“— 未运行”的 GPU 用例已声明，但没有运行，原因如下：",
         "cpu_col": "CPU",
@@ -149,10 +148,10 @@ TEXT = {
         "environments": "运行环境",
         "env_table": "| 报告 | 框架 | 设备 | Python | 处理器 | 生成时间 |",
         "this_build": "本次构建",
-        "matrix": "跨框架版本的验证",
-        "matrix_intro": "{framework} 的每条 CPU 断言在各个版本上的运行结果。✓ 通过（与固定版本的预期一致）；"
-        "≠ 行为不同，见注释（断言为该版本范围声明了这一差异，运行结果证实了它）；⊘ 在该版本上无法运行"
-        "（注释说明原因）；✗ 失败；⟳ 已过期（此后代码片段、断言或引擎有改动，结果不计）；· 未运行。",
+        "matrix": "各框架版本上的结果",
+        "matrix_intro": "{framework} 的每条 CPU 断言在各个版本上的运行结果。✓ 通过，与锁定版本的预期一致；"
+        "≠ 行为不同，见注释：断言为该版本范围声明了这一差异，运行结果证实了它；⊘ 在该版本上无法运行，"
+        "注释说明原因；✗ 失败；⟳ 已过期：那次运行之后，代码片段、断言或引擎有改动，结果不计；· 未运行。",
         "notes": "注释",
         "releases_field": "{framework} {holds}",
         "holds_all": "{ranges}",
@@ -163,9 +162,12 @@ TEXT = {
         "silent_affected": "受影响的框架",
         "silent_section": "详见",
         "silent_fix": "修正方法",
-        "no_silent": "本次运行中 {framework} 没有出现此问题",
+        "no_silent": "本次运行中，{framework} 没有出现静默错误",
     },
 }
+
+# The frameworks as each language's prose names them (tabs keep FRAMEWORK_NAMES, their titles).
+NAMES = {"en": FRAMEWORK_NAMES, "zh": {"paddle": "飞桨", "torch": "PyTorch"}}
 
 ARTICLES = {
     "inplace": {"en": "In-place operations", "zh": "原位操作"},
@@ -437,7 +439,7 @@ class Page:
         rec = entry.rec
         return self.t[template].format(
             id=rec["id"],
-            framework=FRAMEWORK_NAMES[rec["framework"]],
+            framework=NAMES[self.lang][rec["framework"]],
             device=self.t["dev"][rec["device"]],
             env=env_text(entry.env, self.lang),
         )
@@ -493,6 +495,15 @@ def _join(items: list[str], lang: str) -> str:
     return t["list_sep"].join(items[:-1]) + t["and"] + items[-1]
 
 
+BETWEEN_CJK = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])")
+
+
+def spaced(text: str) -> str:
+    """A template's space around a name that is Chinese in Chinese text (飞桨) goes: no space
+    between two Chinese characters."""
+    return BETWEEN_CJK.sub("", text)
+
+
 def span(versions: list[str]) -> str:
     ordered = sorted({release(v) for v in versions}, key=sort_key)
     if not ordered:
@@ -511,7 +522,7 @@ def verified_line(reports: Reports, lang: str, claim_ids: set | None = None) -> 
     cpu_env = next((e.env for e in live if e.rec["device"] == "cpu"), live[0].env)
     versions = _join(
         [
-            f"{FRAMEWORK_NAMES[fw]} {release((cpu_env.get('versions') or {}).get(fw))}"
+            f"{NAMES[lang][fw]} {release((cpu_env.get('versions') or {}).get(fw))}"
             for fw in FRAMEWORKS
         ],
         lang,
@@ -531,11 +542,11 @@ def verified_line(reports: Reports, lang: str, claim_ids: set | None = None) -> 
             and e.status != "failed"
         ]
         if len({release(v) for v in seen}) > 1:
-            ranges.append(f"{FRAMEWORK_NAMES[fw]} {span(seen)}")
+            ranges.append(f"{NAMES[lang][fw]} {span(seen)}")
     releases = t["releases"].format(ranges=_join(ranges, lang)) if ranges else ""
     gpu_runs = sorted(
         {
-            f"{FRAMEWORK_NAMES[e.rec['framework']]} {release(e.env.get('version'))}"
+            f"{NAMES[lang][e.rec['framework']]} {release(e.env.get('version'))}"
             + (" " if lang == "en" else "")
             + t["paren"].format(e.env.get("gpu"))
             for r in reports.all
@@ -545,7 +556,7 @@ def verified_line(reports: Reports, lang: str, claim_ids: set | None = None) -> 
     )
     gpu = _join(gpu_runs, lang) if gpu_runs else t["gpu_none"]
     live_text = t["live"].format(versions=versions, device=device, date=date)
-    return "*" + t["verified"].format(live=live_text, releases=releases, gpu=gpu) + "*"
+    return "*" + spaced(t["verified"].format(live=live_text, releases=releases, gpu=gpu)) + "*"
 
 
 def status_text(reports: Reports, match: re.Match, lang: str, label: str) -> str:
@@ -593,7 +604,7 @@ def releases_text(reports: Reports, claim_id: str, framework: str, lang: str, la
         raise ReportError(f"{label}: {claim_id} [{framework}] failed on {', '.join(failed)}")
     holds = [v for v, e in results.items() if e.status == "passed" and not e.rec.get("override")]
     text = t["releases_field"].format(
-        framework=FRAMEWORK_NAMES[framework], holds=span(holds) if holds else t["none"]
+        framework=NAMES[lang][framework], holds=span(holds) if holds else t["none"]
     )
     groups: dict[tuple[str, str], list[str]] = {}
     for version, entry in results.items():
@@ -768,7 +779,7 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
         }
         name = t["this_build"] if report is reports.live else report.name
         for versions, device, gpu, python, cpu in sorted(envs, key=str):
-            frameworks = ", ".join(f"{fw} {release(v)}" for fw, v in versions if v)
+            frameworks = t["list_sep"].join(f"{fw} {release(v)}" for fw, v in versions if v)
             shown_device = t["dev"][device]
             if device == "gpu" and gpu:
                 shown_device += (" " if lang == "en" else "") + t["paren"].format(gpu)
@@ -786,7 +797,7 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
     )
     if reasons:
         out += ["", t["not_run"], ""]
-        out += [f"- {FRAMEWORK_NAMES[fw]}{t['colon']}{escape(reason)}" for fw, reason in reasons]
+        out += [f"- {NAMES[lang][fw]}{t['colon']}{escape(reason)}" for fw, reason in reasons]
     out.append("")
     claims = reports.claims
     for article in sorted({c.article for c in claims}):
@@ -827,7 +838,7 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
                     case_files = case_files or shown[0].rec.get("files")
                 files = [f"`{f}`" for f in (case_files or [])]
                 files.append(f"`{claim.path.parent.name}/claims.toml`")
-                fw_cell = f'<a id="{anchor(claim.id, fw)}"></a>{FRAMEWORK_NAMES[fw]}'
+                fw_cell = f'<a id="{anchor(claim.id, fw)}"></a>{NAMES[lang][fw]}'
                 out.append(
                     f"| {first} | {fw_cell} | {'<br>'.join(files)} | " + " | ".join(cells) + " |"
                 )
@@ -855,9 +866,9 @@ def release_matrix(reports: Reports, lang: str) -> list[str]:
                 by_release.setdefault(version, {}).setdefault(rec["id"], entry)
         versions = sorted(by_release, key=sort_key)
         out += [
-            f"### {FRAMEWORK_NAMES[fw]}",
+            f"### {NAMES[lang][fw]}",
             "",
-            t["matrix_intro"].format(framework=FRAMEWORK_NAMES[fw]),
+            spaced(t["matrix_intro"].format(framework=NAMES[lang][fw])),
             "",
         ]
         out.append(f"| {t['claim']} | " + " | ".join(versions) + " |")
@@ -939,7 +950,7 @@ def silent_table(reports: Reports, lang: str, docs: Path) -> str:
             )
         names = []
         for fw in affected:
-            names.append(f"[{FRAMEWORK_NAMES[fw]}](verification.md#{anchor(claim.id, fw)})")
+            names.append(f"[{NAMES[lang][fw]}](verification.md#{anchor(claim.id, fw)})")
         shown = (t["list_sep"]).join(names) or t["none"]
         out.append(
             f"| {cell(row['symptom'][lang])} | {shown} | "

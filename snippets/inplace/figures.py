@@ -20,24 +20,25 @@ LABELS = {
         "out of place / out=": "out=, against out of place",
         "out= / in place": "in place, against out=",
         "as_fast": "as fast",
+        "frameworks": {"paddle": "PaddlePaddle", "torch": "PyTorch"},
     },
     "zh": {
         "title": "连续三次 sin 的已分配内存峰值（CPU，输入 {input_mib:g} MiB）",
         "ylabel": "已分配内存峰值（MiB）",
         "inference": "推理",
         "training": "训练",
-        "out_of_place": "非原位：(x * 2).sin().sin().sin()",
-        "in_place": "原位：(x * 2).sin_().sin_().sin_()",
+        "out_of_place": "非原位写法：(x * 2).sin().sin().sin()",
+        "in_place": "原位写法：(x * 2).sin_().sin_().sin_()",
         "speed_title": "推理时先 exp 再 sin：不同张量大小下的速度比（CPU，单线程）",
         "speed_xlabel": "单个张量的大小",
         "speed_ylabel": "速度倍数（取最快一次运行）",
         "out of place / in place": "原位写法相对非原位写法",
-        "out of place / out=": "out= 相对非原位写法",
-        "out= / in place": "原位写法相对 out=",
+        "out of place / out=": "out= 写法相对非原位写法",
+        "out= / in place": "原位写法相对 out= 写法",
         "as_fast": "一样快",
+        "frameworks": {"paddle": "飞桨", "torch": "PyTorch"},
     },
 }
-FRAMEWORKS = {"paddle": "PaddlePaddle", "torch": "PyTorch"}
 COLOURS = {"out_of_place": "#7986cb", "in_place": "#ef8a62"}
 SERIES = {
     "out of place / in place": ("#ef8a62", "o", "-"),
@@ -57,7 +58,7 @@ def memory(report, lang: str) -> Figure:
     text = LABELS[lang]
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
     width = 0.38
-    for ax, (framework, name) in zip(axes, FRAMEWORKS.items(), strict=True):
+    for ax, (framework, name) in zip(axes, text["frameworks"].items(), strict=True):
         measured = report.get("inplace.memory-training", framework)["observed"]["bytes"]
         for offset, style in ((-width / 2, "out_of_place"), (width / 2, "in_place")):
             values = [measured[f"{mode}_{style}"] / 2**20 for mode in ("inference", "training")]
@@ -93,7 +94,7 @@ def speed_sizes(report, lang: str) -> Figure:
     text = LABELS[lang]
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
     top = 1.0
-    for ax, (framework, name) in zip(axes, FRAMEWORKS.items(), strict=True):
+    for ax, (framework, name) in zip(axes, text["frameworks"].items(), strict=True):
         value = report.get("inplace.speed-sizes", framework)["observed"]["value"]
         sizes = value["sizes_kib"]
         for series, (colour, marker, line) in SERIES.items():

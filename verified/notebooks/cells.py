@@ -151,11 +151,12 @@ def generate(
                 lines = seg.text.split("\n")
                 h1 = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), None)
                 head, rest = (lines[: h1 + 1], lines[h1 + 1 :]) if h1 is not None else ([], lines)
+                name = text.get("frameworks", FW_NAMES)[framework]  # in the notebook's language
                 if h1 is not None:
                     title = ATTR_LIST_RE.sub("", lines[h1][2:]).strip()
-                    head[-1] = f"# {title} · {FW_NAMES[framework]}"  # two notebooks, two titles
+                    head[-1] = f"# {title} · {name}"  # two notebooks, two titles
                 intro = text["intro"].format(
-                    fw=FW_NAMES[framework],
+                    fw=name,
                     title=title,
                     url=links.article_url(),
                     report=links.page("verification.md"),

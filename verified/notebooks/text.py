@@ -1,9 +1,9 @@
 """The words and code the generator adds to a notebook, in each language.
 
 Everything in a notebook that comes neither from the article page nor from a snippet file is
-here: the banner under the title, the note before machine-dependent cells, the titles of
-admonitions, and the setup cell (device choice, seed, the ``%%gpu_only`` magic, the
-``__file__`` shim).
+here: the framework's name in the title, the banner under the title, the note before
+machine-dependent cells, the titles of admonitions, and the setup cell (device choice, seed,
+the ``%%gpu_only`` magic, the ``__file__`` shim).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ TEXT = {
             "*The output of the next cell depends on the machine (allocator, processor, load): "
             "your figures may differ from the ones quoted in the text.*"
         ),
+        "frameworks": {"paddle": "PaddlePaddle", "torch": "PyTorch"},
         "admonition": {
             "note": "Note",
             "abstract": "Abstract",
@@ -39,13 +40,14 @@ TEXT = {
     },
     "zh": {
         "intro": (
-            "> 本 Notebook 是文章[{title}]({url})的 {fw} 版本：正文和代码与文章相同，并按原样执行。"
-            "请从上到下依次运行各单元格。第一个代码单元格负责选择设备：有 GPU 时使用 GPU，"
-            "否则使用 CPU；也可以在启动 Jupyter 之前设置环境变量 `AUTOGRAD_DEVICE=cpu` 或 "
-            "`AUTOGRAD_DEVICE=gpu` 自行指定。正文中引用的数值来自该文章的验证运行"
-            "（见[验证报告]({report})）。"
+            "> 这是文章[{title}]({url})的 Jupyter 笔记本版本（{fw}）：正文和代码与文章相同，"
+            "并按原样执行。请从上到下依次运行各单元格。第一个代码单元格负责选择设备：有 GPU 时"
+            "使用 GPU，否则使用 CPU；如果想自己指定，可以在启动 Jupyter 之前设置环境变量 "
+            "`AUTOGRAD_DEVICE=cpu` 或 `AUTOGRAD_DEVICE=gpu`。正文中引用的数值是验证这篇文章时"
+            "观测到的，见[验证报告]({report})。"
         ),
-        "machine": "*下一个单元格的输出取决于运行它的机器（内存分配器、处理器、负载），可能与正文引用的数值不同。*",
+        "machine": "*下一个单元格的输出取决于运行它的机器（内存分配器、处理器、负载），你得到的数据可能与正文引用的不同。*",
+        "frameworks": {"paddle": "飞桨", "torch": "PyTorch"},
         "admonition": {
             "note": "注意",
             "abstract": "摘要",
@@ -131,7 +133,7 @@ SETUP_COMMENTS = {
         "fixed seed: the same numbers on every run": "固定随机种子：每次运行得到相同的数值",
         "Cells marked %%gpu_only need a GPU: on the CPU they are skipped with a message.": "标记为 %%gpu_only 的单元格需要 GPU：在 CPU 上运行时跳过，并打印一条说明。",
         "Some snippets start other scripts found next to themselves (Path(__file__).with_name(...));": "有些代码片段会启动与自己位于同一目录的其他脚本（Path(__file__).with_name(...)）；",
-        "in a notebook those scripts are written to the working directory by %%writefile cells.": "在 Notebook 中，这些脚本由 %%writefile 单元格写入当前工作目录。",
+        "in a notebook those scripts are written to the working directory by %%writefile cells.": "在笔记本中，这些脚本由 %%writefile 单元格写入当前工作目录。",
     },
 }
 
