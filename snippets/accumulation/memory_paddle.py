@@ -37,7 +37,7 @@ def saved_activation_bytes(n):
 
 
 def theoretical_peak(method, n):
-    """Bytes alive at the peak, which is reached in the last layer's matmul_grad."""
+    """Bytes alive at the peak: for one graph, in the last layer's matmul_grad."""
     # Alive then: the saved activations except the last Tanh output (already freed), one
     # activation gradient (square_grad and tanh_grad write into mean_grad's buffer), and the
     # two outputs of matmul_grad: the input gradient and the 64 x 64 weight gradient.
@@ -46,7 +46,8 @@ def theoretical_peak(method, n):
         return saved_activation_bytes(n) + n * activation_bytes + weight_grad + 4
     if method == "list":  # the graphs run side by side: with sum(), 3 activation gradients at most
         return saved_activation_bytes(n) + min(n, 3) * activation_bytes
-    return saved_activation_bytes(1) + activation_bytes + weight_grad + 4  # accumulate
+    # accumulate: one micro-batch's graph at a time
+    return saved_activation_bytes(1) + activation_bytes + weight_grad + 4
 
 
 accumulate(micro_batches)  # a first pass creates the .grad tensors

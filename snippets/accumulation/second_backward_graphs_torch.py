@@ -27,7 +27,7 @@ def below_a_sin(weight):
 
 graphs = {
     "(weight ** 2).sum()": same_loss(lambda weight: (weight**2).sum()),  # pow saves its input
-    "(weight * 2).sum()": same_loss(lambda weight: (weight * 2).sum()),  # saves the 2 as a tensor
+    "(weight * 2).sum()": same_loss(lambda weight: (weight * 2).sum()),  # its backward needs the 2
     "weight.sin().sum()": same_loss(lambda weight: weight.sin().sum()),  # sin saves its input
     "(weight + 1).sum()": same_loss(lambda weight: (weight + 1).sum()),  # add, sum: save nothing
     "weight.reshape(2, 1).sum()": same_loss(lambda weight: weight.reshape(2, 1).sum()),
