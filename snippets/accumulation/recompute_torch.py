@@ -1,6 +1,7 @@
 import torch
 from torch.utils.checkpoint import checkpoint
 
+torch.set_num_threads(1)  # one thread: timings that do not depend on the number of cores
 torch.manual_seed(0)
 width, micro_batch_size, accumulation_steps = 64, 1024, 8
 # 8 layers in 4 segments of 2: recomputation keeps only what enters each segment.
