@@ -18,7 +18,8 @@ for micro_batch, target in zip(
     samples.chunk(accumulation_steps), targets.chunk(accumulation_steps), strict=True
 ):
     with paddle.amp.auto_cast(dtype="float16"):
-        loss = F.mse_loss(model(micro_batch).astype("float32"), target) / accumulation_steps
+        prediction = model(micro_batch)
+        loss = F.mse_loss(prediction.astype("float32"), target) / accumulation_steps
     scaler.scale(loss).backward()  # every micro-batch is multiplied by the same scale
 
 scaled_grad = model.weight.grad.clone()
@@ -29,6 +30,7 @@ max_error = (model.weight.grad - full_batch_grad).abs().max().item()
 scaler.step(optimizer)
 scaler.update()
 optimizer.clear_grad()
+print(f"model output under auto_cast: {prediction.dtype}")
 print(f"GradScaler enabled: {scaler.is_enable()}, scale {scale:g}")
 print(f"after unscale_: max abs error to the float32 grad {max_error:.2g}")
 print(f"grad before unscale_ / grad after: {scale_in_grad:g}")

@@ -19,7 +19,8 @@ for micro_batch, target in zip(
     samples.chunk(accumulation_steps), targets.chunk(accumulation_steps), strict=True
 ):
     with torch.autocast(device_type, dtype=torch.float16):
-        loss = F.mse_loss(model(micro_batch).float(), target) / accumulation_steps
+        prediction = model(micro_batch)
+        loss = F.mse_loss(prediction.float(), target) / accumulation_steps
     scaler.scale(loss).backward()  # every micro-batch is multiplied by the same scale
 
 scaled_grad = model.weight.grad.clone()
@@ -30,6 +31,7 @@ max_error = (model.weight.grad - full_batch_grad).abs().max().item()
 scaler.step(optimizer)
 scaler.update()
 optimizer.zero_grad()
+print(f"model output under autocast: {prediction.dtype}")
 print(f"GradScaler enabled: {scaler.is_enabled()}, scale {scale:g}")
 print(f"after unscale_: max abs error to the float32 grad {max_error:.2g}")
 print(f"grad before unscale_ / grad after: {scale_in_grad:g}")

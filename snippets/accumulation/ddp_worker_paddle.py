@@ -49,5 +49,4 @@ for use_no_sync in (False, True):
         "equal_on_both_ranks": synchronised,
         "difference_to_full_batch": difference,
     }
-if rank == 0:
-    print(json.dumps(report))
+print(json.dumps(report))

@@ -1,6 +1,8 @@
 """One of the two training processes that ddp_no_sync_torch.py starts."""
 
 import json
+import os
+import sys
 from contextlib import nullcontext
 from datetime import timedelta
 
@@ -63,6 +65,7 @@ for use_no_sync in (False, True):
         "equal_on_both_ranks": synchronised,
         "difference_to_full_batch": difference,
     }
-if rank == 0:
-    print(json.dumps(report))
+print(json.dumps(report))
 dist.destroy_process_group()
+sys.stdout.flush()
+os._exit(0)  # skip interpreter shutdown: gloo's threads can abort it (cf. pytorch/pytorch#179291)

@@ -14,11 +14,13 @@ def max_grad_difference(model, batch, accumulation_steps=4):
     return max((p.grad - g).abs().max().item() for p, g in zip(trainable, full_batch, strict=True))
 
 
-def mlp(dtype, normalization=False):
+def mlp(dtype, normalization=None):
     paddle.seed(0)
     layers = [paddle.nn.Linear(16, 32)]
-    if normalization:
+    if normalization == "BatchNorm":
         layers.append(paddle.nn.BatchNorm1D(32))  # statistics over the batch it sees
+    elif normalization == "LayerNorm":
+        layers.append(paddle.nn.LayerNorm(32))  # statistics over each sample's own features
     layers += [paddle.nn.Tanh(), paddle.nn.Linear(32, 1)]
     return paddle.nn.Sequential(*layers).to(dtype=dtype)
 
@@ -28,7 +30,8 @@ batch = paddle.randn([64, 16], dtype="float64")
 differences = {
     "float32": max_grad_difference(mlp("float32"), batch.astype("float32")),
     "float64": max_grad_difference(mlp("float64"), batch),
-    "float64 + BatchNorm": max_grad_difference(mlp("float64", normalization=True), batch),
+    "float64 + BatchNorm": max_grad_difference(mlp("float64", "BatchNorm"), batch),
+    "float64 + LayerNorm": max_grad_difference(mlp("float64", "LayerNorm"), batch),
 }
 for name, difference in differences.items():
     print(f"{name:20} max abs difference {difference:.3g}")

@@ -14,11 +14,13 @@ def max_grad_difference(model, batch, accumulation_steps=4):
     )
 
 
-def mlp(dtype, normalization=False):
+def mlp(dtype, normalization=None):
     torch.manual_seed(0)
     layers = [torch.nn.Linear(16, 32)]
-    if normalization:
+    if normalization == "BatchNorm":
         layers.append(torch.nn.BatchNorm1d(32))  # statistics over the batch it sees
+    elif normalization == "LayerNorm":
+        layers.append(torch.nn.LayerNorm(32))  # statistics over each sample's own features
     layers += [torch.nn.Tanh(), torch.nn.Linear(32, 1)]
     return torch.nn.Sequential(*layers).to(dtype)
 
@@ -27,7 +29,8 @@ batch = torch.randn(64, 16, dtype=torch.float64)
 differences = {
     "float32": max_grad_difference(mlp(torch.float32), batch.float()),
     "float64": max_grad_difference(mlp(torch.float64), batch),
-    "float64 + BatchNorm": max_grad_difference(mlp(torch.float64, normalization=True), batch),
+    "float64 + BatchNorm": max_grad_difference(mlp(torch.float64, "BatchNorm"), batch),
+    "float64 + LayerNorm": max_grad_difference(mlp(torch.float64, "LayerNorm"), batch),
 }
 for name, difference in differences.items():
     print(f"{name:20} max abs difference {difference:.3g}")

@@ -4,24 +4,29 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 COUNTS = (1, 2, 4, 8)
 LABELS = {
     "en": {
-        "xlabel": "micro-batches of 1,024 samples",
+        "xlabel": "micro-batches (1,024 samples each)",
         "ylabel": "peak allocated memory (MiB)",
         "big": "one big batch",
         "list": "list of losses, one backward",
         "accumulate": "true accumulation",
-        "theoretical": "saved activations (computed)",
+        "measured": "measured",
+        "theoretical": "theoretical",
+        "saved": "saved activations",
     },
     "zh": {
-        "xlabel": "微批次个数（每个 1,024 个样本）",
+        "xlabel": "微批次数（每个 1,024 个样本）",
         "ylabel": "已分配内存峰值（MiB）",
         "big": "一个大批次",
         "list": "损失列表 + 一次反向传播",
         "accumulate": "真正的梯度累积",
-        "theoretical": "保存的激活值（计算值）",
+        "measured": "实测值",
+        "theoretical": "理论值",
+        "saved": "保存的激活值",
     },
 }
 FRAMEWORKS = {"paddle": "PaddlePaddle", "torch": "PyTorch"}
@@ -30,27 +35,45 @@ STYLES = {
     "list": {"color": "#ef8a62", "marker": "o"},
     "accumulate": {"color": "#1b9e77", "marker": "^"},
 }
+GREY = "#666666"
 
 
 def draw(report, lang: str) -> dict[str, Figure]:
+    return {"accumulation-memory": memory(report, lang)}
+
+
+def memory(report, lang: str) -> Figure:
+    """Each method's measured peaks (markers) and the theoretical figures the claim checks
+    them against (dashed: the count of what is alive at the peak), with the saved
+    activations (dotted) for reference."""
     text = LABELS[lang]
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), sharey=True)
     for ax, (framework, name) in zip(axes, FRAMEWORKS.items(), strict=True):
         observed = report.get("accumulation.memory", framework)["observed"]
         measured, theoretical = observed["bytes"], observed["theoretical_bytes"]
+        saved = report.get("accumulation.memory-saved", framework)["observed"]["value"]
         for method, style in STYLES.items():
             ax.plot(
                 COUNTS,
                 [measured[f"{method}-{n}"] / 2**20 for n in COUNTS],
+                linestyle="none",
+                markersize=7,
                 label=text[method],
                 **style,
             )
+            ax.plot(
+                COUNTS,
+                [theoretical[f"{method}-{n}"] / 2**20 for n in COUNTS],
+                linestyle="--",
+                linewidth=1.2,
+                color=style["color"],
+            )
         ax.plot(
             COUNTS,
-            [theoretical[f"list-{n}"] / 2**20 for n in COUNTS],
+            [saved[f"saved-{n}"] / 2**20 for n in COUNTS],
             linestyle=":",
-            color="#666666",
-            label=text["theoretical"],
+            color=GREY,
+            label=text["saved"],
         )
         ax.set_xticks(COUNTS)
         ax.set_xlabel(text["xlabel"])
@@ -59,6 +82,14 @@ def draw(report, lang: str) -> dict[str, Figure]:
         ax.spines[["top", "right"]].set_visible(False)
     axes[0].set_ylabel(text["ylabel"])
     axes[0].set_ylim(bottom=0)
-    axes[0].legend(frameon=False, fontsize="small")
+    handles, labels = axes[0].get_legend_handles_labels()
+    handles += [
+        Line2D([], [], linestyle="none", marker="o", color=GREY),
+        Line2D([], [], linestyle="--", color=GREY),
+    ]
+    labels += [text["measured"], text["theoretical"]]
+    fig.legend(
+        handles, labels, loc="lower center", ncol=3, frameon=False, bbox_to_anchor=(0.5, -0.16)
+    )
     fig.tight_layout()
-    return {"accumulation-memory": fig}
+    return fig

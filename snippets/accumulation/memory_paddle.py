@@ -28,9 +28,26 @@ def accumulate(micro_batches):
         (loss_of(micro_batch) / len(micro_batches)).backward()  # frees this graph
 
 
+activation_bytes = micro_batch_size * width * 4  # one layer's output for one micro-batch
+
+
 def saved_activation_bytes(n):
     """What the graphs keep for backward: one Tanh output per layer per sample."""
-    return n * micro_batch_size * width * depth * 4
+    return n * depth * activation_bytes
+
+
+def theoretical_peak(method, n):
+    """Bytes alive at the peak: for one graph, in the last layer's matmul_grad."""
+    # Alive then: the saved activations except the last Tanh output (already freed), one
+    # activation gradient (square_grad and tanh_grad write into mean_grad's buffer), and the
+    # two outputs of matmul_grad: the input gradient and the 64 x 64 weight gradient.
+    weight_grad = width * width * 4
+    if method == "big":  # + the 4-byte loss
+        return saved_activation_bytes(n) + n * activation_bytes + weight_grad + 4
+    if method == "list":  # the graphs run side by side: with sum(), 3 activation gradients at most
+        return saved_activation_bytes(n) + min(n, 3) * activation_bytes
+    # accumulate: one micro-batch's graph at a time
+    return saved_activation_bytes(1) + activation_bytes + weight_grad + 4
 
 
 accumulate(micro_batches)  # a first pass creates the .grad tensors

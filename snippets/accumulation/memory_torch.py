@@ -28,9 +28,25 @@ def accumulate(micro_batches):
         (loss_of(micro_batch) / len(micro_batches)).backward()  # frees this graph
 
 
+activation_bytes = micro_batch_size * width * 4  # one layer's output for one micro-batch
+
+
 def saved_activation_bytes(n):
     """What the graphs keep for backward: one Tanh output per layer per sample."""
-    return n * micro_batch_size * width * depth * 4
+    return n * depth * activation_bytes
+
+
+def theoretical_peak(method, n):
+    """Bytes alive at the peak, which is reached inside the backward of square()."""
+    # The loss's backward starts by making 4 activation-sized tensors: mean's gradient and
+    # 3 temporaries of square's gradient (x ** 1, 2 * that, times the incoming gradient).
+    loss_backward = 4 * activation_bytes
+    if method == "big":  # + the loss and its seed gradient, 4 bytes each
+        return saved_activation_bytes(n) + n * loss_backward + 8
+    if method == "list":  # backward finishes one micro-batch's graph before the next one
+        scalars = 4 * n + 8 + (4 if n > 1 else 0)  # n losses, their mean, 1 or 2 scalar gradients
+        return saved_activation_bytes(n) + loss_backward + scalars
+    return saved_activation_bytes(1) + loss_backward + 8  # accumulate: one graph at a time
 
 
 accumulate(micro_batches)  # a first pass creates the .grad tensors

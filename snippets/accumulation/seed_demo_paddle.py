@@ -15,13 +15,14 @@ def calculate_loss(x):
 
 # Two batches of size 1
 batches = [paddle.to_tensor([4.0]), paddle.to_tensor([2.0])]
-grads = []
+grads, weights = [], []
 optimizer.clear_grad()
 for i, batch in enumerate(batches):
     # The mean is over the whole data set: divide by the number of batches
     loss = calculate_loss(batch) / len(batches)
     loss.backward()
     grads.append(model.weight.grad.item())
+    weights.append(model.weight.item())
     print(f"batch {i}: grad {model.weight.grad.item():.4f}, weight {model.weight.item():.4f}")
 
 # One update, after all batches

@@ -30,6 +30,9 @@ def first_visible_value(page):
 def test_a_value_leads_to_its_claim_and_back(lang, key, base_url, new_page):
     page, traffic = new_page()
     page.goto(base_url + lang_prefix(lang) + key)
+    # as a reader would: the page has finished loading (the search worker fetches its scripts
+    # after the load event; leaving before, as a click can, aborts them: not a site problem)
+    page.wait_for_load_state("networkidle")
     value = first_visible_value(page)
     claim = value.get_attribute("data-claim")
     framework = value.get_attribute("data-framework")
@@ -39,7 +42,7 @@ def test_a_value_leads_to_its_claim_and_back(lang, key, base_url, new_page):
     assert shown, f"the value of {claim} shows nothing"
 
     value.click()
-    page.wait_for_load_state()
+    page.wait_for_load_state("networkidle")
     anchor = f"c-{claim.replace('.', '-')}-{framework}"
     assert page.url.endswith(f"/verification/#{anchor}"), page.url
     row = page.locator(f"tr:has(#{anchor})")

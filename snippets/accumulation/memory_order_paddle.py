@@ -1,0 +1,37 @@
+import paddle
+
+paddle.seed(0)
+width, depth, micro_batch_size = 64, 4, 1024
+model = paddle.nn.Sequential(
+    *[m for _ in range(depth) for m in (paddle.nn.Linear(width, width), paddle.nn.Tanh())]
+)
+micro_batches = [paddle.randn([micro_batch_size, width]) for _ in range(8)]
+activation_bytes = micro_batch_size * width * 4  # one layer's output for one micro-batch
+
+
+def list_of_losses(combine):
+    losses = [model(micro_batch).square().mean() for micro_batch in micro_batches]
+    combine(losses).backward()
+
+
+def summed(losses):
+    return sum(losses) / len(losses)  # a chain of additions: loss_1 + loss_2 + ...
+
+
+def stacked(losses):
+    return paddle.stack(losses).mean()  # one node that feeds every micro-batch's graph
+
+
+def theoretical_peak(combine):
+    """Backward runs the micro-batch graphs side by side, one layer at a time."""
+    n = len(micro_batches)
+    saved = n * depth * activation_bytes
+    if combine is summed:  # the chain starts the graphs one node apart: 3 gradients at most
+        return saved + 3 * activation_bytes
+    # every graph gets its activation gradient at once, + n losses, their mean and seed
+    return saved + n * activation_bytes + 4 * n + 8
+
+
+list_of_losses(summed)  # a first pass creates the .grad tensors
+for combine in (summed, stacked):
+    print(f"{combine.__name__}: {theoretical_peak(combine) / 2**20:.2f} MiB at the peak in theory")
