@@ -229,7 +229,21 @@ def test_declared_unrunnable_versions(cases, tmp_path):
     ran = {"output": "", "tensor_devices": {"cpu": 1}}
     status, reason = judge(case, ran)
     assert status == "failed" and reason.endswith("but it ran without an error")
-    assert judge(case, {**raised, "harness_error": "boom"}) == ("failed", "boom")
+    crashed = {
+        "output": "",
+        "harness_error": "worker exited (code -11):\nFatalError: Segmentation fault",
+    }
+    status, reason = judge(case, crashed)
+    assert status == "failed" and reason.endswith(
+        "but worker exited (code -11):\nFatalError: Segmentation fault"
+    )
+    import re as regex
+
+    segfault = type(case)(case.claim, "paddle", "cpu", case.spec, "1.5.0",
+                          {**case.override, "unrunnable": "Segmentation fault"})  # fmt: skip
+    assert judge(segfault, crashed) == ("not-runnable", crashed["harness_error"])
+    assert regex.search("Segmentation fault", crashed["harness_error"])
+    assert judge(case, {**raised, "harness_error": "boom"})[0] == "not-runnable"  # raised first
 
 
 @pytest.mark.parametrize(

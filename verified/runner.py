@@ -261,14 +261,16 @@ def judge(case: Case, observed: dict) -> tuple[str, str | None]:
     "passed", "failed" or "not-runnable" (a version override declared the snippet unrunnable
     on this version and it failed as declared, or the version offers no measurement)."""
     spec, kind = case.spec, case.claim.kind
-    if "harness_error" in observed:
-        return "failed", observed["harness_error"]
     exc = observed.get("exception")
     if case.unrunnable is not None:
-        if exc is not None and re.search(case.unrunnable, exception_line(exc), re.DOTALL):
-            return "not-runnable", exception_line(exc)[:300]
-        got = exception_line(exc)[:300] if exc else "it ran without an error"
+        # declared for this release: the snippet raises, or crashes its process, as stated
+        failure = exception_line(exc) if exc else observed.get("harness_error")
+        if failure and re.search(case.unrunnable, failure, re.DOTALL):
+            return "not-runnable", failure[:300]
+        got = failure[:300] if failure else "it ran without an error"
         return "failed", f"expected to be unrunnable ({case.unrunnable!r}), but {got}"
+    if "harness_error" in observed:
+        return "failed", observed["harness_error"]
     if "unmeasurable" in observed:
         return "not-runnable", observed["unmeasurable"]
     problem = device_problem(case, observed)

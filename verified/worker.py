@@ -172,10 +172,14 @@ def paddle_core():
 
     base = getattr(paddle, "base", None) or getattr(paddle, "fluid", None)
     core = getattr(base, "core", None)
-    if core is None or not hasattr(core, "host_memory_stat_peak_value"):
+    needed = [
+        f"host_memory_stat_{name}" for name in ("reset_peak_value", "current_value", "peak_value")
+    ]
+    missing = [name for name in needed if not hasattr(core, name)]
+    if missing:
         raise Unmeasurable(
-            f"paddle {paddle.__version__} has no host memory statistics "
-            "(core.host_memory_stat_peak_value)"
+            f"paddle {paddle.__version__} has no host allocator statistics to measure with "
+            f"(core.{', core.'.join(missing)} missing)"
         )
     return core
 
