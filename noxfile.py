@@ -121,6 +121,7 @@ def matrix(session: nox.Session, env: str) -> None:
     spec = next(e for e in MATRIX if e["name"] == env)
     tools = list(nox.project.dependency_groups(PYPROJECT, "engine")) + ["pytest==9.2.0"]
     if spec["framework"] == "torch":
+        fetch_and_install(session, *tools)  # verified.matrix reads torch's metadata with them
         fetch_and_install(session, "--no-deps", f"torch=={spec['version']}")
         needs = session.run("python", "-m", "verified.matrix", "torch-requirements", silent=True)
         fetch_and_install(session, *spec["requirements"], *tools, *needs.split())
