@@ -17,9 +17,10 @@ LABELS = {
         "measured": "measured",
         "theoretical": "theoretical",
         "saved": "saved activations",
+        "frameworks": {"paddle": "PaddlePaddle", "torch": "PyTorch"},
     },
     "zh": {
-        "xlabel": "微批次数（每个 1,024 个样本）",
+        "xlabel": "微批次数（每个微批次 1024 个样本）",
         "ylabel": "已分配内存峰值（MiB）",
         "big": "一个大批次",
         "list": "损失列表 + 一次反向传播",
@@ -27,9 +28,9 @@ LABELS = {
         "measured": "实测值",
         "theoretical": "理论值",
         "saved": "保存的激活值",
+        "frameworks": {"paddle": "飞桨", "torch": "PyTorch"},
     },
 }
-FRAMEWORKS = {"paddle": "PaddlePaddle", "torch": "PyTorch"}
 STYLES = {
     "big": {"color": "#7986cb", "marker": "s"},
     "list": {"color": "#ef8a62", "marker": "o"},
@@ -48,7 +49,7 @@ def memory(report, lang: str) -> Figure:
     activations (dotted) for reference."""
     text = LABELS[lang]
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), sharey=True)
-    for ax, (framework, name) in zip(axes, FRAMEWORKS.items(), strict=True):
+    for ax, (framework, name) in zip(axes, text["frameworks"].items(), strict=True):
         observed = report.get("accumulation.memory", framework)["observed"]
         measured, theoretical = observed["bytes"], observed["theoretical_bytes"]
         saved = report.get("accumulation.memory-saved", framework)["observed"]["value"]
