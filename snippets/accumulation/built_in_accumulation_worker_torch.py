@@ -28,10 +28,14 @@ fully_shard(model)  # FSDP2: each process keeps a shard of every parameter and g
 my_samples = samples.chunk(world_size)[rank].chunk(accumulation_steps)
 my_targets = targets.chunk(world_size)[rank].chunk(accumulation_steps)
 sharded_grad_exists = []  # a sharded .grad appears only when a reduce-scatter has run
+collectives = []  # the communication operations that each micro-batch's backward ran
 for step, (micro_batch, target) in enumerate(zip(my_samples, my_targets, strict=True), start=1):
     # FSDP's no_sync: reduce-scatter the gradients only on the last micro-batch of the window.
     model.set_requires_gradient_sync(step == accumulation_steps)
-    (F.mse_loss(model(micro_batch), target) / accumulation_steps).backward()
+    with torch.profiler.profile() as profiler:  # records every operation that runs
+        (F.mse_loss(model(micro_batch), target) / accumulation_steps).backward()
+    names = {event.name for event in profiler.events()}
+    collectives.append(sorted(n for n in names if "reduce_scatter" in n or "all_reduce" in n))
     sharded_grad_exists.append(model[0].weight.grad is not None)
 
 grads = [parameter.grad.full_tensor() for parameter in model.parameters()]  # gather the shards
@@ -41,6 +45,7 @@ print(
         {
             "rank": rank,
             "sharded_grad_exists": sharded_grad_exists,
+            "collectives": collectives,
             "grad_type": type(model[0].weight.grad).__name__,
             "difference_to_full_batch": difference,
         }
@@ -48,4 +53,4 @@ print(
 )
 dist.destroy_process_group()
 sys.stdout.flush()
-os._exit(0)  # skip interpreter shutdown: gloo's threads can abort it (cf. pytorch/pytorch#179291)
+os._exit(0)  # skip interpreter shutdown, which gloo's threads can still abort

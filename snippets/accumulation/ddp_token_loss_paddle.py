@@ -54,3 +54,11 @@ print(f"items in the window, summed over processes: {reports[0]['global_count']:
 for name, error in errors.items():
     print(f"{name:44} max abs error to the full batch: {error:.3g}")
 print("every process holds the same gradients:", same_on_all_ranks)
+grads = reports[0]["grads"]
+global_count_alone = [  # each element of the gradient, as a share of the right one
+    wrong / right
+    for wrong, right in zip(
+        grads["sum / global count"], grads["sum / global count * world_size"], strict=True
+    )
+]
+print("sum / global count, as a share of the right gradient:", global_count_alone)

@@ -34,4 +34,4 @@ for i, batch in enumerate(batches):
 print(json.dumps(windows))
 dist.destroy_process_group()
 sys.stdout.flush()
-os._exit(0)  # skip interpreter shutdown: gloo's threads can abort it (cf. pytorch/pytorch#179291)
+os._exit(0)  # skip interpreter shutdown, which gloo's threads can still abort

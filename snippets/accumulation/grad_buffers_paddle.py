@@ -7,7 +7,7 @@ model = paddle.nn.Sequential(
     *[m for _ in range(depth) for m in (paddle.nn.Linear(width, width), paddle.nn.Tanh())]
 )
 micro_batches = [paddle.randn([micro_batch_size, width]) for _ in range(8)]
-big_batches = {n: paddle.concat(micro_batches[:n]) for n in (2, 8)}
+big_batches = {n: paddle.concat(micro_batches[:n]) for n in range(2, 9)}
 
 
 def loss_of(batch):

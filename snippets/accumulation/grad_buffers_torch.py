@@ -7,7 +7,7 @@ model = torch.nn.Sequential(
     *[m for _ in range(depth) for m in (torch.nn.Linear(width, width), torch.nn.Tanh())]
 )
 micro_batches = [torch.randn(micro_batch_size, width) for _ in range(8)]
-big_batches = {n: torch.cat(micro_batches[:n]) for n in (2, 8)}
+big_batches = {n: torch.cat(micro_batches[:n]) for n in range(2, 9)}
 
 
 def loss_of(batch):

@@ -22,3 +22,7 @@ def chain(node):
 
 print(" -> ".join(chain(loss.grad_fn)))
 print("y.grad_fn:", y.grad_fn)
+
+with_bias = torch.nn.Linear(1, 1)  # the default: with a bias
+y_hat_with_bias = with_bias(x)
+print("with a bias:", " -> ".join(chain(y_hat_with_bias.grad_fn)))

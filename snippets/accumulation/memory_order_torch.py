@@ -22,6 +22,30 @@ def stacked(losses):
     return torch.stack(losses).mean()  # one node that feeds every micro-batch's graph
 
 
+def backward_order(combine):
+    """(micro-batch, layer) in the order backward reaches each layer's output."""
+    order, losses = [], []
+    for m, micro_batch in enumerate(micro_batches):
+        output = micro_batch
+        for layer, module in enumerate(model):
+            output = module(output)
+            output.register_hook(lambda grad, m=m, layer=layer: order.append((m, layer)))
+        losses.append(output.square().mean())
+    combine(losses).backward()
+    return order
+
+
+def most_graphs_in_flight(order):
+    """The most micro-batch graphs that backward had started and not finished at one time."""
+    started, finished, most = set(), set(), 0
+    for m, layer in order:
+        started.add(m)
+        most = max(most, len(started - finished))
+        if layer == 0:  # the first layer's output: this graph is done
+            finished.add(m)
+    return most
+
+
 def theoretical_peak(combine):
     """Backward finishes one micro-batch's graph before it starts the next, either way."""
     n = len(micro_batches)
@@ -34,3 +58,5 @@ def theoretical_peak(combine):
 list_of_losses(summed)  # a first pass creates the .grad tensors
 for combine in (summed, stacked):
     print(f"{combine.__name__}: {theoretical_peak(combine) / 2**20:.2f} MiB at the peak in theory")
+    in_flight = most_graphs_in_flight(backward_order(combine))
+    print(f"{combine.__name__}: graphs under way at one time in backward, at most: {in_flight}")

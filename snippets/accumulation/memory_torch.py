@@ -31,8 +31,34 @@ def accumulate(micro_batches):
 activation_bytes = micro_batch_size * width * 4  # one layer's output for one micro-batch
 
 
+def saved_for_backward(micro_batches):
+    """What the graphs of these micro-batches save for backward, by kind: [count, bytes]."""
+    saved = {}
+
+    def keep(tensor):
+        saved[tensor.data_ptr()] = tensor  # a tensor saved by two nodes counts once
+        return tensor
+
+    with torch.autograd.graph.saved_tensors_hooks(keep, lambda tensor: tensor):
+        for micro_batch in micro_batches:
+            loss_of(micro_batch)  # the forward pass is where the graph saves its tensors
+    weights = {parameter.data_ptr() for parameter in model.parameters()}
+    inputs = {micro_batch.data_ptr() for micro_batch in micro_batches}
+    kinds = {"activations": [0, 0], "input data": [0, 0], "weights": [0, 0]}
+    for address, tensor in saved.items():
+        if address in weights:
+            kind = "weights"
+        elif address in inputs:
+            kind = "input data"
+        else:
+            kind = "activations"
+        kinds[kind][0] += 1
+        kinds[kind][1] += tensor.numel() * tensor.element_size()
+    return kinds
+
+
 def saved_activation_bytes(n):
-    """What the graphs keep for backward: one Tanh output per layer per sample."""
+    """The count of what the graphs keep: one Tanh output per layer per micro-batch."""
     return n * depth * activation_bytes
 
 
@@ -51,5 +77,5 @@ def theoretical_peak(method, n):
 
 accumulate(micro_batches)  # a first pass creates the .grad tensors
 for n in big_batches:
-    saved_mib = saved_activation_bytes(n) / 2**20
-    print(f"n = {n}: {n * micro_batch_size} samples, {saved_mib:.0f} MiB of saved activations")
+    count, saved_bytes = saved_for_backward(micro_batches[:n])["activations"]
+    print(f"n = {n}: the graphs save {count} activations, {saved_bytes / 2**20:.0f} MiB")

@@ -25,6 +25,12 @@ def below_a_sin(weight):
     return hidden.sin().sum(), hidden.sum()
 
 
+def with_a_second_leaf(weight):
+    bias = torch.tensor([0.5, 0.5], requires_grad=True)  # a second leaf
+    loss = bias.sin().sum() + (weight + 1).sum()
+    return loss, loss
+
+
 graphs = {
     "(weight ** 2).sum()": same_loss(lambda weight: (weight**2).sum()),  # pow saves its input
     "(weight * 2).sum()": same_loss(lambda weight: (weight * 2).sum()),  # its backward needs the 2
@@ -35,6 +41,7 @@ graphs = {
         lambda weight: (weight + 1).sum() + weight.sin().sum()
     ),
     "sin of (weight + 1), then (weight + 1).sum()": below_a_sin,
+    "bias.sin().sum() + (weight + 1).sum()": with_a_second_leaf,
 }
 results = {name: second_backward(build) for name, build in graphs.items()}
 for name, result in results.items():

@@ -29,3 +29,14 @@ for i, batch in enumerate(batches):
 optimizer.step()
 weight = model.weight.item()
 print(f"after step: weight {weight:.4f}")
+
+# The answer names no optimizer: one step of Adam with a learning rate of 0.2 gives 1.2 too.
+with torch.no_grad():
+    model.weight.fill_(1.0)
+adam = torch.optim.Adam(model.parameters(), lr=0.2)
+adam.zero_grad()
+for batch in batches:
+    (calculate_loss(batch) / len(batches)).backward()
+adam.step()
+adam_weight = model.weight.item()
+print(f"Adam, learning rate 0.2, after step: weight {adam_weight:.4f}")
