@@ -722,3 +722,37 @@ def test_english_phrases_are_shown_in_the_page_language(site):
     table.write_text("= broken", encoding="utf-8")
     with pytest.raises(ReportError, match=r"values.zh.toml: "):
         Page(reports_of(site), "zh", "p").render(markdown)
+
+
+def test_english_phrases_inside_lists_and_dicts(site):
+    root, snippets, _ = site
+
+    def nested(case, observed):
+        if case.claim.id == "fixture.launch":
+            observed["value"]["ended"] = {
+                "first=True": "exit code 0",
+                "first=False": "killed by SIGSEGV",
+            }
+            observed["value"]["runs"] = ["exit code 0", 3]
+
+    write(live_records(snippets, nested), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    (snippets / "fixture" / "values.zh.toml").write_text(
+        '"exit code 0" = "退出码 0"\n"killed by SIGSEGV" = "被 SIGSEGV 终止"\n', encoding="utf-8"
+    )
+    zh = Page(reports_of(site), "zh", "p")
+    out = zh.render("{{ fixture.launch | torch | value.ended }}")
+    assert out.startswith(
+        "[<code>&#123;first=True: 退出码 0, first=False: 被 SIGSEGV 终止&#125;</code>]("
+    )
+    import html
+
+    assert "观测值：{first=True: exit code 0, first=False: killed by SIGSEGV}" in html.unescape(out)
+    plain = Page(reports_of(site), "zh", "p", provenance=False)
+    assert (
+        plain.render("{{ fixture.launch | torch | value.runs }}")
+        == "<code>&#91;退出码 0, 3&#93;</code>"
+    )
+    (snippets / "fixture" / "values.zh.toml").write_text('"exit code 0" = "退出码 0"\n', "utf-8")
+    with pytest.raises(ReportError, match="the observed value 'killed by SIGSEGV' is English"):
+        plain.render("{{ fixture.launch | torch | value.ended }}")

@@ -411,20 +411,26 @@ class Page:
         observed = None
         if name == "value" and self.lang != "en":
             raw = observed_value(entry.rec, match["key"])
-            wording = self.wording(entry.rec, raw, label)
-            if wording is not None:
-                shown, observed = escape(wording), raw
+            worded = self.worded(entry.rec, raw, label)
+            if worded != raw:
+                observed = fmt_value(raw)
+                shown = escape(worded) if isinstance(worded, str) else code(fmt_value(worded))
         if not self.provenance:
             return shown
         key = f"{name}.{match['key']}" if match["key"] else name
         return self.link(shown, entry, key, observed)
 
-    def wording(self, rec: dict, raw, label: str) -> str | None:
-        """The page language's wording of an observed value that is an English phrase (an
-        outcome such as "wrong gradient, no error"), from ``snippets/<article>/values.<lang>.toml``;
-        None for values that are not English phrases (numbers, code, names)."""
+    def worded(self, rec: dict, raw, label: str):
+        """The observed value with every English phrase in it (an outcome such as "wrong
+        gradient, no error", alone or inside a list or a dict) in the page language's words,
+        from ``snippets/<article>/values.<lang>.toml``. Numbers, code and names stay as they
+        are; so do dict keys, which name cases."""
+        if isinstance(raw, list):
+            return [self.worded(rec, item, label) for item in raw]
+        if isinstance(raw, dict):
+            return {k: self.worded(rec, v, label) for k, v in raw.items()}
         if not isinstance(raw, str) or not ENGLISH_PHRASE.search(raw):
-            return None
+            return raw
         article = rec["id"].split(".", 1)[0]
         table = value_words(self.reports.snippets / article, self.lang)
         if raw not in table:
@@ -433,7 +439,7 @@ class Page:
                 f"{label}: the observed value {raw!r} is English: add its {self.lang} wording to "
                 f'{path} ("{raw}" = "…"; the same text keeps it verbatim, as for a message)'
             )
-        return None if table[raw] == raw else table[raw]
+        return table[raw]
 
     def tooltip(self, entry: Entry, template: str) -> str:
         rec = entry.rec
