@@ -392,3 +392,103 @@ def test_results_problems_name_the_case_and_the_command(snippets, tmp_path):
     write([], results / "paddle-2.6.2.json", snippets=snippets, versions=OTHER)
     problems = results_problems(results, snippets, [old])
     assert "results/paddle-2.6.2.json: no result for fixture.leaf: run" in problems[0]
+
+
+def test_cpu_model_reads_the_model_name(tmp_path, monkeypatch):
+    import platform
+
+    from verified.report import cpu_model
+
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nmodel name\t: Intel(R) Xeon(R): Gold 6148\nflags\t: x\n")
+    assert cpu_model(info) == "Intel(R) Xeon(R): Gold 6148"
+    monkeypatch.setattr(platform, "processor", lambda: "")
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
+    assert cpu_model(tmp_path / "absent") == "x86_64"
+    info.write_text("processor\t: 0\n")
+    assert cpu_model(info) == "x86_64"
+    monkeypatch.setattr(platform, "processor", lambda: "arm")
+    assert cpu_model(info) == "arm"
+
+
+def test_records_keep_the_duration_and_the_worker_python(snippets, monkeypatch):
+    import verified.report as report_module
+
+    case = cases_for(snippets)[("fixture.grad", "torch", "cpu")]
+    rec = record(case, status="passed", env=env_for("torch"), observed={"duration_s": 1.25})
+    assert rec["duration_s"] == 1.25
+    assert "duration_s" not in record(case, status="passed", env=env_for("torch"), observed={})
+    env = report_module.environment({"framework": "torch", "python": "3.9.9"}, "cpu")
+    assert env["python"] == "3.9.9"
+
+
+def test_report_errors_say_what_to_run(snippets, tmp_path):
+    with pytest.raises(ReportError) as excinfo:
+        Report(tmp_path / "absent.json", live=True, snippets=snippets)
+    assert str(excinfo.value) == (
+        f"{tmp_path / 'absent.json'} not found: run the claims first (`nox -s tests`, or "
+        "`pytest snippets`)"
+    )
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"schema": 1, "claims": []}), encoding="utf-8")
+    with pytest.raises(ReportError) as excinfo:
+        Report(old, live=True, snippets=snippets)
+    assert str(excinfo.value) == f"{old} has schema 1, expected 2: run the claims again"
+
+
+def test_live_reports_use_the_installed_versions_environment_reports_their_own(snippets, tmp_path):
+    from verified.versions import installed
+
+    live = tmp_path / "claims.json"
+    write(run_all(snippets), live, snippets=snippets, versions=VERSIONS)
+    report = Report(live, live=True, snippets=snippets, versions={})
+    rec = report.records[("fixture.grad", "paddle", "cpu")]
+    assert report.expected_version(rec) == installed("paddle")
+    results = tmp_path / "results"
+    write(run_all(snippets, OTHER), results / "old.json", snippets=snippets, versions=OTHER)
+    reports = Reports(live, results, snippets, versions=VERSIONS)
+    old = [
+        e
+        for e in reports.entries_for("fixture.grad", "paddle", "cpu")
+        if e.report is not reports.live
+    ]
+    assert old and old[0].stale is None and old[0].env["version"] == "2.6.2"
+    assert reports.live.live is True and reports.others[0].live is False
+
+
+def test_lookup_messages_in_full(snippets, tmp_path):
+    records = [r for r in run_all(snippets) if r["id"] != "fixture.speed"]
+    reports = make_reports(snippets, tmp_path, records)
+    live = reports.live.path
+    with pytest.raises(ReportError) as excinfo:
+        reports.get("fixture.speed", "paddle")
+    assert str(excinfo.value) == (
+        f"claim fixture.speed[paddle-cpu] is not in {live} (unknown id, or the claims were not run)"
+    )
+    (snippets / "fixture" / "grad_paddle.py").write_text("# changed\n", encoding="utf-8")
+    reports = Reports(live, tmp_path / "results", snippets, VERSIONS)
+    with pytest.raises(ReportError) as excinfo:
+        reports.get("fixture.grad", "paddle", where="p.md")
+    assert str(excinfo.value) == (
+        f"p.md: claim fixture.grad[paddle-cpu] is stale in {live}: the snippet, a file it reads "
+        "or the expectation changed since it ran; run the claims again"
+    )
+
+
+def test_results_problems_for_foreign_and_unreadable_reports(snippets, tmp_path):
+    from verified.matrix import Environment
+
+    results = tmp_path / "results"
+    first = Environment("paddle-2.6.2", "paddle", "2.6.2", ())
+    second = Environment("torch-2.4.1", "torch", "2.4.1", ())
+    results.mkdir()
+    (results / "paddle-2.6.2.json").write_text("{broken", encoding="utf-8")
+    records = [r for r in run_all(snippets, OTHER) if r["framework"] == "paddle"]
+    write(records, results / "torch-2.4.1.json", snippets=snippets, versions=OTHER)
+    problems = results_problems(results, snippets, [first, second])
+    assert problems[0].endswith(
+        "is not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 "
+        "(char 1) (run `nox -s \"matrix(env='paddle-2.6.2')\"`)"
+    )
+    assert "results/torch-2.4.1.json: fixture.leaf[paddle-cpu] is not a torch CPU case" in problems
+    assert "results/torch-2.4.1.json: fixture.leaf[paddle-gpu] is not a torch CPU case" in problems
