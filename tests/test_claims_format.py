@@ -102,6 +102,9 @@ def test_versions_helpers():
     except importlib.metadata.PackageNotFoundError:  # the mutation session has no framework
         torch_version = None
     assert installed("torch") == torch_version
+    from verified.versions import installed_versions
+
+    assert installed_versions() == {"paddle": installed("paddle"), "torch": torch_version}
     assert release("2.13.0+cpu") == "2.13.0" and release(None) == "?"
     assert release("odd") == "odd"
 
