@@ -70,6 +70,15 @@ SNIPPETS = {
         def fast():
             time.sleep(0.002)
     """,
+    "crash_torch.py": """
+        import os
+        import signal
+
+        import torch
+
+        before = torch.ones(1)
+        os.kill(os.getpid(), signal.SIGSEGV)
+    """,
     "where_torch.py": """
         import sys
         from pathlib import Path
@@ -158,6 +167,18 @@ repeat = 5
 statement = {en = "e", zh = "z"}
 expect.torch = {ratio_min = 2.0}
 expect.paddle = {ratio_min = 2.0}
+
+[[claim]]
+id = "fixture.crash"
+kind = "value"
+snippet = "crash"
+mode = "script"
+devices = ["cpu"]
+observe = "1"
+value = 1
+statement = {en = "e", zh = "z"}
+expect.torch = {}
+expect.paddle = {snippet = "grad"}
 
 [[claim]]
 id = "fixture.where"
@@ -288,6 +309,21 @@ def test_snippet_that_raises_fails_a_value_claim(runner, cases):
     status, reason = judge(wrong, runner.observe(wrong))
     assert status == "failed" and "snippet raised RuntimeError: a leaf Variable" in reason
     assert judge(leaf, runner.observe(leaf)) == ("passed", None)
+
+
+def test_a_fresh_process_that_crashes_is_reported_with_its_signal(runner, cases):
+    """A case in a fresh process (forked from the template) that dies of a signal: recorded as
+    a harness error that names the signal, and the template survives for the next case."""
+    case = cases[("fixture.crash", "torch")]
+    observed = runner.observe(case)
+    assert observed["harness_error"] == "the fresh process died (signal 11 (Segmentation fault))"
+    assert judge(case, observed) == ("failed", observed["harness_error"])
+    assert (
+        judge(cases[("fixture.grad", "torch")], runner.observe(cases[("fixture.grad", "torch")]))[0]
+        == "passed"
+    )
+    where = runner.observe(cases[("fixture.where", "torch")])
+    assert where["output"] == "fixture where_torch.py\n"  # the template still forks
 
 
 def test_timeout_is_a_failure_and_the_worker_restarts(runner, cases):

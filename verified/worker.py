@@ -21,6 +21,7 @@ import io
 import json
 import os
 import platform
+import signal
 import statistics
 import sys
 import time
@@ -432,8 +433,10 @@ def fresh(request: dict) -> dict:
 
 
 def status_text(status: int) -> str:
+    """How a process ended, in words: "signal 11 (Segmentation fault)", "exit code 1"."""
     if os.WIFSIGNALED(status):
-        return f"signal {os.WTERMSIG(status)}"
+        number = os.WTERMSIG(status)
+        return f"signal {number} ({signal.strsignal(number)})"
     return f"exit code {os.WEXITSTATUS(status)}"
 
 
