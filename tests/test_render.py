@@ -346,15 +346,15 @@ def test_releases_text(site):
     add_old_paddle(site)
     reports = reports_of(site)
     assert releases_text(reports, "fixture.leaf", "paddle", "en", "x") == (
-        "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 says Var."
+        "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 says Var"
     )
     assert releases_text(reports, "fixture.leaf", "paddle", "zh", "x") == (
-        "飞桨 3.3.1；在 2.6.2 上不同：飞桨 2 的报错写作 Var。"
+        "飞桨 3.3.1；在 2.6.2 上不同：飞桨 2 的报错写作 Var"
     )
     assert releases_text(reports, "fixture.grad", "paddle", "en", "x") == "PaddlePaddle 2.6.2–3.3.1"
     assert releases_text(reports, "fixture.grad", "torch", "en", "x") == "PyTorch 2.13.0"
     page = Page(reports, "en", "p").render("{{ fixture.leaf | paddle | releases }}")
-    assert page == "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 says Var."
+    assert page == "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 says Var"
 
 
 def test_releases_text_refuses_failures(site):
@@ -371,7 +371,7 @@ def test_unrunnable_releases_are_named(site):
     write([rec], root / "results" / "p1.json", snippets=snippets, versions={"paddle": "1.5.0"})
     reports = reports_of(site)
     assert releases_text(reports, "fixture.leaf", "paddle", "en", "x") == (
-        "PaddlePaddle 3.3.1; cannot run on 1.5.0: Paddle 1 has no such API."
+        "PaddlePaddle 3.3.1; cannot run on 1.5.0: Paddle 1 has no such API"
     )
     matrix = "\n".join(release_matrix(reports, "en"))
     assert "| [`fixture.leaf`](#c-fixture-leaf) | ⊘<sup>1</sup> | ✓ |" in matrix

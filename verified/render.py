@@ -617,7 +617,8 @@ def releases_text(reports: Reports, claim_id: str, framework: str, lang: str, la
         override = entry.rec.get("override")
         if override:
             kind = "unrunnable" if entry.status == "not-runnable" else "differs"
-            groups.setdefault((kind, override["note"][lang]), []).append(version)
+            note = override["note"][lang].rstrip("。.")  # the page's sentence ends it
+            groups.setdefault((kind, note), []).append(version)
     for (kind, note), versions in groups.items():
         text += t[kind].format(versions=_join(versions, lang), note=note)
     return text
