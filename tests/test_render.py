@@ -756,3 +756,16 @@ def test_english_phrases_inside_lists_and_dicts(site):
     (snippets / "fixture" / "values.zh.toml").write_text('"exit code 0" = "退出码 0"\n', "utf-8")
     with pytest.raises(ReportError, match="the observed value 'killed by SIGSEGV' is English"):
         plain.render("{{ fixture.launch | torch | value.ended }}")
+
+
+def test_engine_reasons_in_the_page_language():
+    from verified.render import unrunnable_text
+
+    rec = {"reason": "paddle 2.6.2 has no host allocator statistics to measure with "
+           "(core.host_memory_stat_reset_peak_value missing)"}  # fmt: skip
+    assert unrunnable_text(rec, "en") == rec["reason"]
+    assert unrunnable_text(rec, "zh") == (
+        "飞桨 2.6.2 没有可用于测量的主机分配器统计（缺少 core.host_memory_stat_reset_peak_value）"
+    )
+    other = {"reason": "AttributeError: x"}
+    assert unrunnable_text(other, "zh") == "AttributeError: x"

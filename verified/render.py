@@ -707,6 +707,22 @@ SKIP_TEXT = {
 }
 
 
+UNMEASURABLE = re.compile(
+    r"^paddle (?P<version>\S+) has no host allocator statistics to measure with "
+    r"\((?P<missing>.*) missing\)$"
+)
+
+
+def unrunnable_text(rec: dict, lang: str) -> str:
+    """Why a case could not run, in the page's language: the engine's own reason (a release
+    without allocator statistics) is worded per language; a snippet's error stays verbatim."""
+    reason = str(rec.get("reason"))
+    match = UNMEASURABLE.match(reason)
+    if match and lang == "zh":
+        return f"飞桨 {match['version']} 没有可用于测量的主机分配器统计（缺少 {match['missing']}）"
+    return reason
+
+
 def skip_text(rec: dict, lang: str) -> str:
     """Why a case was skipped, in the page's language."""
     skip = rec.get("skip") or {}
@@ -737,7 +753,8 @@ def summary(entry: Entry, lang: str) -> str:
     if status == "failed":
         return f"✗ {t['status']['failed']}: {escape(str(rec.get('reason') or '')[:200])}<br>{env}"
     if status == "not-runnable":
-        return f"⊘ {t['status']['not-runnable']}: {escape(str(rec.get('reason'))[:200])}<br>{env}"
+        reason = escape(unrunnable_text(rec, lang)[:200])
+        return f"⊘ {t['status']['not-runnable']}{t['colon']}{reason}<br>{env}"
     obs = rec.get("observed") or {}
     kind = rec["kind"]
     if kind == "error":
@@ -893,14 +910,15 @@ def release_matrix(reports: Reports, lang: str) -> list[str]:
                 status = entry.status
                 note = None
                 if status == "passed" and entry.rec.get("override"):
-                    status, note = "differs", entry.rec["override"]["note"][lang]
+                    status, note = "differs", cell(entry.rec["override"]["note"][lang])
                 elif status == "not-runnable":
                     override = entry.rec.get("override")
-                    note = override["note"][lang] if override else str(entry.rec.get("reason"))
+                    reason = escape(unrunnable_text(entry.rec, lang))
+                    note = cell(override["note"][lang]) if override else reason
                 elif status == "failed":
-                    note = str(entry.rec.get("reason"))[:300]
+                    note = escape(str(entry.rec.get("reason"))[:300])
                 elif status == "stale":
-                    note = entry.stale
+                    note = escape(entry.stale)
                 mark = MARKS.get(status, status)
                 if note:
                     if note not in notes:
@@ -913,7 +931,7 @@ def release_matrix(reports: Reports, lang: str) -> list[str]:
         if notes:
             out.append(f"**{t['notes']}**")
             out.append("")
-            out += [f"{i}. {escape(note)}" for i, note in enumerate(notes, start=1)]
+            out += [f"{i}. {note}" for i, note in enumerate(notes, start=1)]
             out.append("")
     return out
 
