@@ -586,6 +586,11 @@ def test_timing_fields_and_expectations(site):
     assert field_value(fastest, "min_baseline", None, "en", "x") == "2.50 ms"
     assert field_value(fastest, "min_candidate", None, "zh", "x") == "1.00 ms"
     assert field_value(fastest, "ratio", None, "en", "x") == "2.50×"
+    for lang in ("en", "zh"):
+        assert field_value(dict(speed, observed={**speed["observed"], "repeat": 17}),
+                           "repeat", None, lang, "x") == "17"  # fmt: skip
+    with pytest.raises(ReportError, match="x: no number of timed runs observed"):
+        field_value(rec_of(site, "fixture.grad"), "repeat", None, "en", "x")
     with pytest.raises(ReportError, match="x: no min_baseline time observed"):
         field_value(speed, "min_baseline", None, "en", "x")
     assert field_value(speed, "expected", "ratio_min", "en", "x") == "1.50×"

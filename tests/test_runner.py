@@ -187,3 +187,84 @@ def test_an_isolated_case_that_hangs_is_killed(runner, cases):
     assert runner.workers == {} and runner.templates == {}
     assert not alive(template)  # the template and its child are killed together
     assert runner.observe(chain)["parent"] != template
+
+
+# -- the pytest plugin's scheduler -----------------------------------------------------------
+
+
+@pytest.fixture
+def scheduler(monkeypatch):
+    from verified import pytest_plugin
+
+    monkeypatch.setattr(pytest_plugin.Scheduler, "module", FAKE)
+    made = []
+    yield lambda cases: made.append(pytest_plugin.Scheduler(cases)) or made[-1]
+    for each in made:
+        each.close()
+
+
+def test_the_lanes_and_the_timing_cases(scheduler, cases):
+    """Each framework's cheap cases share its worker, the cases that need a fresh process get
+    one forked from a third lane's templates, and a timing case runs only once every lane has
+    ended, forked from those same templates."""
+    cpu = [c for (_, _, dev), c in cases.items() if dev == "cpu"]
+    timing = [c for c in cpu if c.claim.kind == "timing"]
+    assert timing and {c.framework for c in timing} == {"paddle", "torch"}
+    lanes = scheduler(cpu)
+    for case in timing:
+        observed = lanes.result(case)["observed"]
+        assert not any(thread.is_alive() for thread in lanes.threads)
+        assert observed["request"]["id"] == case.claim.id
+        assert (
+            observed["parent"] == lanes.runners["fresh"].templates[(case.framework, "cpu")].proc.pid
+        )
+    for fw in ("paddle", "torch"):
+        shared = {lanes.result(c)["observed"]["pid"] for c in cpu
+                  if c.framework == fw and not c.isolated}  # fmt: skip
+        fresh = [lanes.result(c)["observed"] for c in cpu
+                 if c.framework == fw and c.isolated and c.claim.kind != "timing"]  # fmt: skip
+        assert len(shared) == 1 and fresh
+        template = lanes.runners["fresh"].templates[(fw, "cpu")].proc.pid
+        assert all(o["parent"] == template and o["pid"] not in shared for o in fresh)
+        assert lanes.runners[fw].workers == {}  # a framework's lane closes its worker at its end
+    assert lanes.runners["fresh"].workers == {}  # the versions came from the framework's lane
+
+
+def test_a_worker_that_cannot_start_fails_every_case_of_its_lane(scheduler, cases, monkeypatch):
+    monkeypatch.setenv("FAKE_WORKER_START", "die")
+    cpu = [c for (_, _, dev), c in cases.items() if dev == "cpu" and c.claim.kind != "timing"]
+    lanes = scheduler(cpu)
+    for case in cpu:
+        with pytest.raises(WorkerDied, match="cannot import the framework"):
+            lanes.result(case)
+
+
+def test_the_order_of_the_items(scheduler, pytester):
+    """The other tests run first (the lanes run meanwhile), then the claims, then the tests
+    marked alone, then the timing claims: the last two with nothing else running."""
+    make_snippets(pytester.path)
+    pytester.makeconftest('pytest_plugins = ["verified.pytest_plugin"]')
+    pytester.makepyfile(
+        test_order="""
+        import pytest
+
+        @pytest.mark.alone
+        def test_timed():
+            pass
+
+        def test_plain():
+            pass
+        """
+    )
+    result = pytester.runpytest_inprocess("-v", "-p", "no:cacheprovider")
+    ran = [line.split(" ")[0] for line in result.outlines  # "<nodeid> PASSED [ 8%]"
+           if "::" in line.split(" ")[0] and any(word in line for word in ("PASSED", "FAILED", "SKIPPED"))]  # fmt: skip
+    groups: list[str] = []
+    for nodeid in ran:
+        name = nodeid.rsplit("::", 1)[-1]
+        group = {"test_plain": "plain", "test_timed": "alone"}.get(name, "claim")
+        group = "timing" if name.startswith("speed[") else group
+        if not groups or groups[-1] != group:
+            groups.append(group)
+    assert groups == ["plain", "claim", "alone", "timing"], ran
+    assert len(ran) == 2 + 14  # the two tests and every case of the fixture claims

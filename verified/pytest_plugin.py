@@ -3,10 +3,10 @@
 Items are collected from ``snippets/<article>/claims.toml`` and named like
 ``inplace.leaf-error[paddle-cpu]``. Registered by the root ``conftest.py``.
 
-The cases run ahead of the items, on both cores: one lane per framework runs that
-framework's cases in order (each lane has its own worker processes), and the timing cases
-run last, one at a time, with nothing else running. Each item waits for its case's result
-and reports it. ``AUTOGRAD_REPORT`` names another report file (``nox -s matrix`` writes
+The cases run in the background from the start of the session, on both cores: one lane
+per framework runs that framework's cheap cases in its worker, a third runs the cases that
+need a fresh process, and the other tests run meanwhile. The timing cases run last, one at a
+time, with nothing else running. Each item waits for its case's result and reports it. ``AUTOGRAD_REPORT`` names another report file (``nox -s matrix`` writes
 ``results/<environment>.json``), and ``AUTOGRAD_REPORT_NAME`` its name.
 """
 
@@ -21,7 +21,7 @@ import pytest
 
 from verified.claims import FRAMEWORKS, Case, ClaimError, load_claims
 from verified.report import environment, record, write
-from verified.runner import Runner, judge
+from verified.runner import WORKER_MODULE, Runner, judge
 
 SCHEDULER_KEY = pytest.StashKey["Scheduler"]()
 RECORDS_KEY = pytest.StashKey[list]()
@@ -31,6 +31,9 @@ SUMMARY_KEY = pytest.StashKey[dict]()
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[RECORDS_KEY] = []
     config.addinivalue_line("markers", "claim: a claim case run by the claims engine")
+    config.addinivalue_line(
+        "markers", "alone: timing-sensitive; runs after the claim lanes, with nothing else running"
+    )
 
 
 def pytest_collect_file(file_path, parent):
@@ -71,55 +74,83 @@ def run_case(runner: Runner, case: Case) -> dict:
 
 
 class Scheduler:
-    """Runs every selected case in the background: a lane per framework, then timing alone."""
+    """Runs the selected cases. From the start of the session, three lanes run in the
+    background: each framework's cheap cases in its long-lived worker, and the cases that need
+    a fresh process (both frameworks) in a third lane with its own templates; meanwhile the
+    other tests run on the main thread. The timing cases run last, on the main thread, once
+    the lanes have ended: their items come after everything else (see
+    ``pytest_collection_modifyitems``), so nothing else runs while they are timed."""
+
+    module = WORKER_MODULE  # the workers' module (the engine's tests use a stand-in)
 
     def __init__(self, cases: list[Case]) -> None:
-        self.futures: dict[str, Future] = {case.name: Future() for case in cases}
-        self.lanes = {
-            fw: [c for c in cases if c.framework == fw and c.claim.kind != "timing"]
-            for fw in FRAMEWORKS
+        self.futures: dict[str, Future] = {
+            case.name: Future() for case in cases if case.claim.kind != "timing"
         }
-        self.timing = [c for c in cases if c.claim.kind == "timing"]
-        self.runners = {fw: Runner() for fw in FRAMEWORKS}
+        lanes = {
+            fw: [c for c in cases if c.framework == fw and not c.isolated] for fw in FRAMEWORKS
+        }
+        lanes["fresh"] = [c for c in cases if c.isolated and c.claim.kind != "timing"]
+        for todo in lanes.values():  # the longest first (a claim that declares a longer time
+            todo.sort(key=lambda c: -c.timeout)  # limit runs longer): the lanes end together
+        infos: dict[str, dict] = {}  # one worker per framework tells every lane its versions
+        self.runners = {lane: Runner(self.module, infos) for lane in lanes}
+        # the fresh lane waits for the framework's own lane to have started its worker (and so
+        # learnt the versions) rather than start a second one of its own
+        self.known = {fw: threading.Event() for fw in FRAMEWORKS}
         self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="claims", daemon=True)
-        self.thread.start()
-
-    def _lane(self, cases: list[Case]) -> None:
-        for case in cases:
-            if self.stopping.is_set():
-                self.futures[case.name].cancel()
-                continue
-            future = self.futures[case.name]
-            try:
-                future.set_result(run_case(self.runners[case.framework], case))
-            except Exception as exc:  # noqa: BLE001 (a harness failure is that item's error)
-                future.set_exception(exc)
-
-    def _run(self) -> None:
-        lanes = [
-            threading.Thread(target=self._lane, args=(cases,), name=f"claims-{fw}", daemon=True)
-            for fw, cases in self.lanes.items()
+        self.threads = [
+            threading.Thread(
+                target=self._lane, args=(lane, todo), name=f"claims-{lane}", daemon=True
+            )
+            for lane, todo in lanes.items()
         ]
-        for lane in lanes:
-            lane.start()
-        for lane in lanes:
-            lane.join()
-        for fw in FRAMEWORKS:  # the shared workers are done: free the cores for timing
-            self.runners[fw].close_workers()
-        self._lane(self.timing)
+        for thread in self.threads:
+            thread.start()
+
+    def _lane(self, lane: str, cases: list[Case]) -> None:
+        runner = self.runners[lane]
+        try:
+            if lane in self.known:  # a framework's lane: its worker starts first
+                try:
+                    if cases:
+                        runner.info(lane)
+                except Exception as exc:  # noqa: BLE001 (every case of the lane reports it)
+                    for case in cases:
+                        self.futures[case.name].set_exception(exc)
+                    return
+                finally:
+                    self.known[lane].set()
+            for case in cases:
+                if lane == "fresh":
+                    self.known[case.framework].wait()
+                future = self.futures[case.name]
+                if self.stopping.is_set():
+                    future.cancel()
+                    continue
+                try:
+                    future.set_result(run_case(runner, case))
+                except Exception as exc:  # noqa: BLE001 (a harness failure is that item's error)
+                    future.set_exception(exc)
+        finally:
+            if lane != "fresh":  # the fresh lane's templates serve the timing cases later
+                runner.close_workers()
 
     def result(self, case: Case) -> dict:
-        return self.futures[case.name].result()
+        if case.claim.kind != "timing":
+            return self.futures[case.name].result()
+        for thread in self.threads:  # nothing else may run while a case is timed
+            thread.join()
+        return run_case(self.runners["fresh"], case)
 
     def close(self) -> None:
         self.stopping.set()
-        self.thread.join()
+        for thread in self.threads:
+            thread.join()
+        for runner in self.runners.values():
+            runner.stop_workers()  # all of them end side by side
         for runner in self.runners.values():
             runner.close()
-
-    def infos(self) -> dict[str, dict]:
-        return {fw: runner.infos[fw] for fw, runner in self.runners.items() if fw in runner.infos}
 
 
 class ClaimItem(pytest.Item):
@@ -155,11 +186,25 @@ def scheduler_for(session: pytest.Session) -> Scheduler:
 
 
 def pytest_collection_modifyitems(items):
-    # Claim items first, in the order their results arrive: both lanes interleaved, timing last.
-    claim_items = [i for i in items if isinstance(i, ClaimItem)]
-    others = [i for i in items if not isinstance(i, ClaimItem)]
-    claim_items.sort(key=lambda i: (i.case.claim.kind == "timing", i.case.isolated))
-    items[:] = claim_items + others
+    """The other tests first (the claim lanes run meanwhile), then the claims' results as they
+    arrive, then the tests marked ``alone``, then the timing claims: the last two run with
+    nothing else running."""
+
+    def place(item) -> tuple[int, bool]:
+        if isinstance(item, ClaimItem):
+            return (3, False) if item.case.claim.kind == "timing" else (1, item.case.isolated)
+        return (2 if item.get_closest_marker("alone") else 0, False)
+
+    items.sort(key=place)  # stable: the collection order within each group
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtestloop(session: pytest.Session):
+    if not session.config.option.collectonly and any(
+        isinstance(item, ClaimItem) for item in session.items
+    ):
+        scheduler_for(session)  # the lanes start now, before the first test
+    return (yield)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -40,6 +40,7 @@ VALUE_FIELDS = {
     "median_candidate",
     "min_baseline",
     "min_candidate",
+    "repeat",
     "expected",
 }
 TEXT_FIELDS = {"statement", "releases", "status"}
@@ -277,6 +278,10 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
         if f"{field_name}_s" not in observed:
             raise ReportError(f"{label}: no {field_name} time observed")
         return fmt_seconds(observed[f"{field_name}_s"])
+    if field_name == "repeat":
+        if not isinstance(observed.get("repeat"), int):
+            raise ReportError(f"{label}: no number of timed runs observed")
+        return str(observed["repeat"])
     if field_name == "expected":
         expected = rec.get("expected") or {}
         if key is None or key not in expected:

@@ -43,7 +43,12 @@ class Worker:
             "w+", prefix=f"worker-{framework}-{device}-", suffix=".log", delete=False
         )
         path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=path)
+        # OpenMP threads that wait for work sleep rather than spin (unless the caller chose):
+        # with the lanes side by side on two cores, a spinning thread of one process takes CPU
+        # time from the others. No claim times a multi-threaded operation: the timing
+        # snippets run PyTorch on one thread, and Paddle sets OMP_NUM_THREADS=1 on import.
+        env = {"OMP_WAIT_POLICY": "PASSIVE", **os.environ, "PYTHONUNBUFFERED": "1"}
+        env["PYTHONPATH"] = path
         self.proc = subprocess.Popen(
             [sys.executable, "-m", module, framework, device, *(["--fork"] if fork else [])],
             cwd=cwd,
@@ -89,9 +94,14 @@ class Worker:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """Ask the worker to end (its loop ends at EOF), without waiting for it."""
         if self.proc.poll() is None and not self.proc.stdin.closed:
-            self.proc.stdin.close()  # the worker's loop ends at EOF
+            self.proc.stdin.close()
+
+    def close(self) -> None:
+        self.stop()
+        if self.proc.poll() is None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=30)
         self.kill()
@@ -108,10 +118,10 @@ class Runner:
     and one template per framework on the CPU that forks a fresh process for each isolated
     case (importing Paddle takes seconds; forking takes milliseconds)."""
 
-    def __init__(self, module: str = WORKER_MODULE) -> None:
+    def __init__(self, module: str = WORKER_MODULE, infos: dict[str, dict] | None = None) -> None:
         self.workers: dict[tuple[str, str], Worker] = {}
         self.templates: dict[tuple[str, str], Worker] = {}
-        self.infos: dict[str, dict] = {}
+        self.infos: dict[str, dict] = {} if infos is None else infos  # may be shared
         self.module = module
 
     # -- environment -----------------------------------------------------------------------
@@ -143,7 +153,13 @@ class Runner:
             self.templates[key] = template
         return template
 
+    def stop_workers(self) -> None:
+        """Ask every worker to end, without waiting for them (``close_workers`` waits)."""
+        for worker in [*self.workers.values(), *self.templates.values()]:
+            worker.stop()
+
     def close_workers(self) -> None:
+        self.stop_workers()  # all of them end side by side
         for worker in [*self.workers.values(), *self.templates.values()]:
             worker.close()
         self.workers.clear()

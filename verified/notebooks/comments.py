@@ -211,20 +211,28 @@ def translate(source: str, lang: str, table: dict[str, str], *, where: str, tabl
     return result
 
 
+_TRANSLATED: dict[tuple[str, str, str, str], str] = {}
+
+
 def translated_file(name: str, lang: str, snippets: Path = SNIPPETS) -> str:
-    """The text of ``snippets/<name>`` (``<article>/<file>.py``) as shown in ``lang``."""
+    """The text of ``snippets/<name>`` (``<article>/<file>.py``) as shown in ``lang``.
+    Remembered by the texts of the file and its table: a page includes a file once per tab,
+    and every page build and test asks again."""
     path = snippets / name
     source = path.read_text(encoding="utf-8")
     if lang == SOURCE_LANG:
         return source
-    table = load_table(path.parent, lang)
-    return translate(
-        source,
-        lang,
-        table,
-        where=f"snippets/{name}",
-        table_at=f"snippets/{Path(name).parent.as_posix()}/{TABLE_NAME.format(lang=lang)}",
-    )
+    at = table_path(path.parent, lang)
+    key = (name, lang, source, at.read_text(encoding="utf-8") if at.is_file() else "")
+    if key not in _TRANSLATED:
+        _TRANSLATED[key] = translate(
+            source,
+            lang,
+            load_table(path.parent, lang),
+            where=f"snippets/{name}",
+            table_at=f"snippets/{Path(name).parent.as_posix()}/{TABLE_NAME.format(lang=lang)}",
+        )
+    return _TRANSLATED[key]
 
 
 def translate_includes(markdown: str, lang: str, snippets: Path = SNIPPETS) -> str:
