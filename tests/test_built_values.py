@@ -77,6 +77,8 @@ def expected_text(rec: dict, field: str) -> str | None:
         return f"{(value[key] if key else value):,} "
     if name == "ratio":
         return f"{observed['ratio']:.2f}"
+    if name == "repeat":
+        return str(observed["repeat"])
     if name == "expected":  # what the test asserts: a ratio bound, a tolerance in bytes, ...
         value = rec["expected"][key]
         if key.startswith("ratio_"):
