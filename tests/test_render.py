@@ -103,6 +103,11 @@ def test_formatting():
     assert fmt_seconds(2.5) == "2.50 s" and fmt_seconds(1.0) == "1.00 s"
     assert fmt_seconds(0.0042) == "4.20 ms" and fmt_seconds(0.001) == "1.00 ms"
     assert fmt_seconds(0.0000425) == "42.5 µs"
+    assert fmt_seconds(0.0123456) == "12.35 ms" and fmt_seconds(0.000123456) == "123.5 µs"
+    from verified.render import span
+
+    assert span(["2.2.2", "2.10.0", "2.7.1", "2.10.0+cpu"]) == "2.2.2–2.10.0"  # by release
+    assert span(["3.3.1"]) == "3.3.1" and span([]) == "?"
     assert fmt_ratio(2.804, "en") == "2.80×" and fmt_ratio(2.804, "zh") == "2.80 倍"
     assert escape('a[0] | b_c *d* `e` {f} <g> "h" \\') == (
         "a&#91;0&#93; &#124; b&#95;c &#42;d&#42; &#96;e&#96; &#123;f&#125; &lt;g&gt; &quot;h&quot; &#92;"
@@ -419,8 +424,14 @@ def test_verification_page_marks_failed_stale_and_missing(site):
     records = live_records(snippets, wrong)
     records[2] = dict(records[2], status="failed", reason="value: expected 1, observed 2")
     write(records, root / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    records[3] = dict(records[3], status="not-runnable", reason="AttributeError: " + "x" * 300)
+    write(records, root / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
     page = verification_page(reports_of(site), "en", docs)
     assert "✗ failed: value: expected 1, observed 2" in page
+    for lang, words in (("en", "not runnable: "), ("zh", "无法运行：")):
+        cell = verification_page(reports_of(site), lang, docs)
+        shown = f"⊘ {words}AttributeError: {'x' * 184}<br><span class=\"claim-env\""
+        assert shown in cell, lang  # the reason cut at 200 characters, then the environment
     (snippets / "fixture" / "grad_torch.py").write_text("# changed\n", encoding="utf-8")
     page = verification_page(reports_of(site), "en", docs)
     assert "⟳ stale: the snippet, a file it reads or the expectation changed since it ran" in page
