@@ -430,7 +430,7 @@ def test_verification_page_marks_failed_stale_and_missing(site):
     assert "✗ failed: value: expected 1, observed 2" in page
     for lang, words in (("en", "not runnable: "), ("zh", "无法运行：")):
         cell = verification_page(reports_of(site), lang, docs)
-        shown = f"⊘ {words}AttributeError: {'x' * 184}<br><span class=\"claim-env\""
+        shown = f'⊘ {words}AttributeError: {"x" * 184}<br><span class="claim-env"'
         assert shown in cell, lang  # the reason cut at 200 characters, then the environment
     (snippets / "fixture" / "grad_torch.py").write_text("# changed\n", encoding="utf-8")
     page = verification_page(reports_of(site), "en", docs)
