@@ -35,6 +35,17 @@ def test_cases_per_framework_and_device(snippets):
     ]
 
 
+def test_discover_notices_every_change_after_a_first_load(snippets):
+    first = discover(snippets)
+    assert discover(snippets) == first  # remembered
+    path = snippets / "fixture" / "claims.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("fixture.speed", "fixture.pace"))
+    assert [c.id for c in discover(snippets)][-1] == "fixture.pace"
+    (snippets / "fixture" / "grad_torch.py").unlink()
+    with pytest.raises(ClaimError, match="grad_torch.py"):
+        discover(snippets)
+
+
 def test_framework_table_wins_over_claim_level(claims):
     grad = claims["fixture.grad"]
     assert grad.case("torch", "cpu", "2.13.0").spec["observe"] == "w.grad.item()"

@@ -415,11 +415,25 @@ def _validate_case(path: Path, where: str, case: Case) -> None:
                 ) from None
 
 
+_DISCOVERED: dict[tuple, list[Claim]] = {}
+
+
 def discover(root: Path = SNIPPETS) -> list[Claim]:
-    claims: list[Claim] = []
-    for path in sorted(root.glob("*/claims.toml")):
-        claims.extend(load_claims(path))
-    return claims
+    """Every claim under ``root``. Remembered by the text of each claims file and the names of
+    the files in its folder (validation checks that the files a claim names exist): reports,
+    pages and tests ask for them again and again."""
+    paths = sorted(root.glob("*/claims.toml"))
+    key = tuple(
+        (
+            str(path),
+            path.read_text(encoding="utf-8"),
+            tuple(sorted(str(f.relative_to(path.parent)) for f in path.parent.rglob("*"))),
+        )
+        for path in paths
+    )
+    if key not in _DISCOVERED:
+        _DISCOVERED[key] = [claim for path in paths for claim in load_claims(path)]
+    return list(_DISCOVERED[key])
 
 
 def all_cases(
