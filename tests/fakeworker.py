@@ -4,8 +4,9 @@ milliseconds: ``python -m tests.fakeworker <framework> <device>``.
 
 ``FAKE_WORKER_START`` = ``hang`` or ``die`` misbehaves at start; a request's ``id`` chooses
 what happens: ``hang`` never answers, ``die`` exits with code 3 after writing to stderr,
-anything else answers with what the worker saw. With ``--fork``, like the real worker, each
-request is answered by a child process forked for it (its ``cwd`` request key honoured).
+anything else answers with what the worker saw; ``FAKE_WORKER_EXIT_DELAY`` (seconds) delays
+its exit at EOF. With ``--fork``, like the real worker, each request is answered by a child
+process forked for it (its ``cwd`` request key honoured).
 """
 
 import json
@@ -63,3 +64,4 @@ for line in sys.stdin:
         answer(request)
         os._exit(0)
     os.waitpid(child, 0)
+time.sleep(float(os.environ.get("FAKE_WORKER_EXIT_DELAY", "0")))  # a slow exit at EOF

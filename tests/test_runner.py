@@ -239,9 +239,11 @@ def test_a_worker_that_cannot_start_fails_every_case_of_its_lane(scheduler, case
             lanes.result(case)
 
 
-def test_the_order_of_the_items(scheduler, pytester):
+def test_the_order_of_the_items(scheduler, pytester, monkeypatch):
     """The other tests run first (the lanes run meanwhile), then the claims, then the tests
-    marked alone, then the timing claims: the last two with nothing else running."""
+    marked alone, then the timing claims: the last two with nothing else running (the workers
+    here take a second to exit, and the lanes wait for them)."""
+    monkeypatch.setenv("FAKE_WORKER_EXIT_DELAY", "1")
     make_snippets(pytester.path)
     pytester.makeconftest('pytest_plugins = ["verified.pytest_plugin"]')
     pytester.makepyfile(
@@ -249,8 +251,11 @@ def test_the_order_of_the_items(scheduler, pytester):
         import pytest
 
         @pytest.mark.alone
-        def test_timed():
-            pass
+        def test_timed(request):
+            from verified.pytest_plugin import SCHEDULER_KEY
+
+            lanes = request.config.stash[SCHEDULER_KEY]
+            assert not any(thread.is_alive() for thread in lanes.threads)
 
         def test_plain():
             pass
@@ -267,4 +272,5 @@ def test_the_order_of_the_items(scheduler, pytester):
         if not groups or groups[-1] != group:
             groups.append(group)
     assert groups == ["plain", "claim", "alone", "timing"], ran
+    assert any("test_timed PASSED" in line for line in result.outlines)  # the lanes had ended
     assert len(ran) == 2 + 14  # the two tests and every case of the fixture claims

@@ -136,11 +136,15 @@ class Scheduler:
             if lane != "fresh":  # the fresh lane's templates serve the timing cases later
                 runner.close_workers()
 
+    def wait_for_lanes(self) -> None:
+        """Until every lane has ended, its workers closed (the fresh lane's templates stay)."""
+        for thread in self.threads:
+            thread.join()
+
     def result(self, case: Case) -> dict:
         if case.claim.kind != "timing":
             return self.futures[case.name].result()
-        for thread in self.threads:  # nothing else may run while a case is timed
-            thread.join()
+        self.wait_for_lanes()  # nothing else may run while a case is timed
         return run_case(self.runners["fresh"], case)
 
     def close(self) -> None:
@@ -196,6 +200,11 @@ def pytest_collection_modifyitems(items):
         return (2 if item.get_closest_marker("alone") else 0, False)
 
     items.sort(key=place)  # stable: the collection order within each group
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("alone") and SCHEDULER_KEY in item.config.stash:
+        item.config.stash[SCHEDULER_KEY].wait_for_lanes()
 
 
 @pytest.hookimpl(wrapper=True)
