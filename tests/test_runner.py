@@ -242,8 +242,8 @@ def test_a_worker_that_cannot_start_fails_every_case_of_its_lane(scheduler, case
 def test_the_order_of_the_items(scheduler, pytester, monkeypatch):
     """The other tests run first (the lanes run meanwhile), then the claims, then the tests
     marked alone, then the timing claims: the last two with nothing else running (the workers
-    here take a second to exit, and the lanes wait for them)."""
-    monkeypatch.setenv("FAKE_WORKER_EXIT_DELAY", "1")
+    here take half a second to exit, and the lanes wait for them)."""
+    monkeypatch.setenv("FAKE_WORKER_EXIT_DELAY", "0.5")
     make_snippets(pytester.path)
     pytester.makeconftest('pytest_plugins = ["verified.pytest_plugin"]')
     pytester.makepyfile(
