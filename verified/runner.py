@@ -168,7 +168,7 @@ class Runner:
     close = close_workers
 
     # -- running ---------------------------------------------------------------------------
-    def observe(self, case: Case) -> dict:
+    def observe(self, case: Case, history: str | None = None) -> dict:
         """Run the case and return what it observed (never raises for snippet failures).
 
         Cheap kinds share one long-lived worker per framework and device; memory and timing
@@ -182,6 +182,8 @@ class Runner:
             "snippet": str(case.snippet_path),
             "spec": case.spec,
         }
+        if history:
+            payload["history"] = history
         cwd = case.snippet_path.parent if case.spec.get("mode") == "script" else ROOT
         started = time.perf_counter()
         try:

@@ -304,9 +304,26 @@ def time_pair(
 # --- running one claim --------------------------------------------------------------------
 
 
+# What a long-running process may have done before a claim runs: allocated and freed blocks
+# of 16 MiB (below glibc's largest dynamic mmap threshold, 32 MiB) and 40 MiB (above it). A
+# verdict must not change after it (``history = "perturbed"``).
+PERTURB_MIB = (16, 40)
+
+
+def perturb(framework: str) -> None:
+    """Allocate, write and free tensors of ``PERTURB_MIB`` sizes, as earlier work would."""
+    module = importlib.import_module(framework)
+    for mib in PERTURB_MIB:
+        count = mib * 2**20 // 4
+        block = module.ones([count]) if framework == "paddle" else module.ones(count)
+        del block
+
+
 def run(request: dict) -> dict:
     kind, spec = request["kind"], request["spec"]
     path = Path(request["snippet"])
+    if request.get("history") == "perturbed":
+        perturb(FRAMEWORK)
     namespace = {"__name__": "__main__", "__file__": str(path), "__builtins__": __builtins__}
     out = io.StringIO()
     observed: dict = {}
