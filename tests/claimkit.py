@@ -104,8 +104,8 @@ baseline = "chain(x)"
 candidate = "chain_(x)"
 repeat = 5
 statement = {en = "In place is faster.", zh = "原位更快。"}
-expect.torch = {ratio_min = 1.5, ratio_max = 50.0}
-expect.paddle = {ratio_min = 1.5}
+expect.torch = {verdict = "faster", margin = 1.5}
+expect.paddle = {verdict = "similar", margin = 1.25, max_noise = 1.2}
 """
 
 PAGE_EN = """# Fixture
@@ -186,7 +186,10 @@ def observed_for(case) -> dict:
             {
                 "median_baseline_s": 0.004,
                 "median_candidate_s": 0.002,
-                "ratio": 2.0,
+                "median_control_s": 0.004,
+                "ratio": 2.0 if case.spec["verdict"] == "faster" else 1.01,
+                "control_ratio": 1.01,
+                "noise": 1.01,
                 "repeat": 5,
             }
         )

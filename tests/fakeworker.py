@@ -50,6 +50,11 @@ def answer(request: dict) -> None:
         "request": request,
         "output": "",
         "tensor_devices": {device: 1},
+        "allocator": {
+            k: v
+            for k, v in sorted(os.environ.items())
+            if k.startswith("MALLOC_") or k == "GLIBC_TUNABLES"
+        },
     }
     print(json.dumps(reply), flush=True)
 

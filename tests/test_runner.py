@@ -114,7 +114,7 @@ def test_cheap_cases_share_a_worker_isolated_ones_get_a_fresh_one(runner, cases)
     memory = runner.observe(cases[("fixture.chain", "torch", "cpu")])
     assert memory["pid"] != first["pid"] and not alive(memory["pid"])
     assert Path(memory["cwd"]) == ROOT
-    template = runner.templates[("torch", "cpu")].proc.pid
+    template = runner.templates[runner.template_key("torch", "cpu")].proc.pid
     assert memory["parent"] == template != first["pid"]  # forked from the template
     assert memory["request"]["cwd"] == str(ROOT)
     script = runner.observe(with_spec(launch, mode="script"))
@@ -123,7 +123,7 @@ def test_cheap_cases_share_a_worker_isolated_ones_get_a_fresh_one(runner, cases)
     assert script["parent"] == template  # the same template, another fresh child
     assert runner.observe(grad)["pid"] == first["pid"]
     assert list(runner.workers) == [("torch", "cpu")]
-    assert list(runner.templates) == [("torch", "cpu")]
+    assert list(runner.templates) == [runner.template_key("torch", "cpu")]
     runner.close_workers()
     assert runner.templates == {} and not alive(template)
 
@@ -181,7 +181,7 @@ def test_an_isolated_case_that_hangs_is_killed(runner, cases):
         "paddle", "cpu", {**chain.spec, "timeout": 0.5}, chain.version,
     )  # fmt: skip
     runner.observe(chain)
-    template = runner.templates[("paddle", "cpu")].proc.pid
+    template = runner.templates[runner.template_key("paddle", "cpu")].proc.pid
     observed = runner.observe(hang)
     assert observed["harness_error"].startswith("timed out: no answer within 0.5 s")
     assert runner.workers == {} and runner.templates == {}
@@ -216,7 +216,8 @@ def test_the_lanes_and_the_timing_cases(scheduler, cases):
         assert not any(thread.is_alive() for thread in lanes.threads)
         assert observed["request"]["id"] == case.claim.id
         assert (
-            observed["parent"] == lanes.runners["fresh"].templates[(case.framework, "cpu")].proc.pid
+            observed["parent"]
+            == lanes.runners["fresh"].templates[Runner.template_key(case.framework, "cpu")].proc.pid
         )
     for fw in ("paddle", "torch"):
         shared = {lanes.result(c)["observed"]["pid"] for c in cpu
@@ -224,7 +225,7 @@ def test_the_lanes_and_the_timing_cases(scheduler, cases):
         fresh = [lanes.result(c)["observed"] for c in cpu
                  if c.framework == fw and c.isolated and c.claim.kind != "timing"]  # fmt: skip
         assert len(shared) == 1 and fresh
-        template = lanes.runners["fresh"].templates[(fw, "cpu")].proc.pid
+        template = lanes.runners["fresh"].templates[Runner.template_key(fw, "cpu")].proc.pid
         assert all(o["parent"] == template and o["pid"] not in shared for o in fresh)
         assert lanes.runners[fw].workers == {}  # a framework's lane closes its worker at its end
     assert lanes.runners["fresh"].workers == {}  # the versions came from the framework's lane

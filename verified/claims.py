@@ -40,21 +40,26 @@ ENGINE_FILES = ("claims.py", "runner.py", "worker.py", "versions.py")
 
 # Keys allowed at claim level (and, apart from the first group, inside expect.<fw>[.<device>]).
 CLAIM_ONLY_KEYS = {"id", "kind", "statement", "devices", "expect", "silent"}
-SHARED_KEYS = {"snippet", "timeout", "mode", "observe", "files"}
+SHARED_KEYS = {"snippet", "timeout", "mode", "observe", "files", "env"}
 KIND_KEYS = {
     "error": {"type", "match"},
     "value": {"value", "tol"},
     "behaviour": {"facts"},
     "memory": {"region", "regions", "theoretical", "bytes", "tol_bytes", "tol_theoretical"},
-    "timing": {"baseline", "candidate", "repeat", "statistic", "ratio_min", "ratio_max"},
+    "timing": {"baseline", "candidate", "repeat", "statistic", "verdict", "margin", "max_noise"},
 }
 REQUIRED = {
     "error": ("type", "match"),
     "value": ("observe", "value"),
     "behaviour": ("observe", "facts"),
     "memory": ("theoretical", "bytes"),
-    "timing": ("baseline", "candidate"),
+    "timing": ("baseline", "candidate", "verdict"),
 }
+TIMING_VERDICTS = ("faster", "similar")
+# Environment variables that set the C allocator's parameters (glibc reads them when the
+# process starts): a case that declares ``env`` runs with exactly its own, and none inherited.
+ALLOCATOR_VARIABLES = re.compile(r"^(MALLOC_[A-Z_]+_?|GLIBC_TUNABLES)$")
+ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
 # Keys of a version-range override ([[claim.expect.<fw>.versions]]) besides expectation keys.
 OVERRIDE_KEYS = {"range", "note", "unrunnable"}
 SILENT_KEYS = {"fact", "section", "symptom", "fix"}
@@ -134,7 +139,20 @@ class Case:
 
     @property
     def isolated(self) -> bool:
-        return self.claim.kind in ISOLATED_KINDS or self.spec.get("mode") == "script"
+        return (
+            self.claim.kind in ISOLATED_KINDS
+            or self.spec.get("mode") == "script"
+            or "env" in self.spec
+        )
+
+    @property
+    def allocator_env(self) -> dict[str, str] | None:
+        """The environment variables the case's process runs with, instead of any inherited
+        allocator setting, or None where the case inherits the caller's (see ``env``). Timing
+        cases always set theirs: no inherited setting reaches a timed process."""
+        if "env" in self.spec or self.claim.kind == "timing":
+            return dict(self.spec.get("env", {}))
+        return None
 
     @property
     def timeout(self) -> float:
@@ -396,6 +414,18 @@ def _validate_case(path: Path, where: str, case: Case) -> None:
         raise ClaimError(path, f"{where}.mode", "must be 'namespace' or 'script'")
     if spec.get("statistic", "median") not in ("median", "min"):
         raise ClaimError(path, f"{where}.statistic", "must be 'median' or 'min'")
+    env = spec.get("env", {})
+    if not isinstance(env, dict) or not all(
+        isinstance(k, str) and ENV_NAME.match(k) and isinstance(v, str) for k, v in env.items()
+    ):
+        raise ClaimError(path, f"{where}.env", 'must be a table of NAME = "string" variables')
+    if kind == "timing":
+        if spec["verdict"] not in TIMING_VERDICTS:
+            raise ClaimError(path, f"{where}.verdict", f"must be one of {TIMING_VERDICTS}")
+        for key, low in (("margin", 1.0), ("max_noise", 1.0)):
+            value = spec.get(key, 1.5)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= low:
+                raise ClaimError(path, f"{where}.{key}", f"must be a number above {low}")
     if kind == "error":
         try:
             re.compile(spec["match"])

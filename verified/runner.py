@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from verified.claims import ROOT, Case
+from verified.claims import ALLOCATOR_VARIABLES, ROOT, Case
 
 
 class WorkerDied(RuntimeError):
@@ -23,6 +23,38 @@ class WorkerDied(RuntimeError):
 
 
 WORKER_MODULE = "verified.worker"
+
+# A timing case is measured in each of these conditions, and passes only if it passes in all:
+# its own process as declared; the same after a history that moves glibc's dynamic mmap
+# threshold (16 MiB and 40 MiB tensors allocated and freed first); and started from a shell
+# that sets the allocator one way or the other (the case's own ``env`` wins: the variables do
+# not reach its process, which the record shows).
+SHELLS = {
+    "MALLOC_MMAP_THRESHOLD_=131072": {"MALLOC_MMAP_THRESHOLD_": "131072"},
+    "MALLOC_MMAP_THRESHOLD_=67108864 MALLOC_TRIM_THRESHOLD_=134217728": {
+        "MALLOC_MMAP_THRESHOLD_": "67108864",
+        "MALLOC_TRIM_THRESHOLD_": "134217728",
+    },
+}
+TIMING_CONDITIONS: dict[str, tuple[dict[str, str], str | None]] = {
+    "clean": ({}, None),
+    "perturbed": ({}, "perturbed"),
+    **{f"shell {name}": (variables, None) for name, variables in SHELLS.items()},
+}
+NOISY_ATTEMPTS = 3  # a condition whose control was too noisy to judge is measured again
+
+
+def worker_env(inherited: dict[str, str], allocator: dict[str, str] | None) -> dict[str, str]:
+    """The environment of a worker process: ``inherited``, with OpenMP threads that sleep
+    when idle (unless set), and, where the case declares its allocator settings, exactly
+    those: every inherited MALLOC_* variable and GLIBC_TUNABLES removed first."""
+    path = os.pathsep.join(p for p in (str(ROOT), inherited.get("PYTHONPATH")) if p)
+    env = {"OMP_WAIT_POLICY": "PASSIVE", **inherited, "PYTHONUNBUFFERED": "1"}
+    env["PYTHONPATH"] = path
+    if allocator is not None:
+        env = {k: v for k, v in env.items() if not ALLOCATOR_VARIABLES.match(k)}
+        env.update(allocator)
+    return env
 
 
 class Worker:
@@ -37,18 +69,18 @@ class Worker:
         cwd: Path = ROOT,
         module: str = WORKER_MODULE,
         fork: bool = False,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.framework, self.device = framework, device
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in close())
             "w+", prefix=f"worker-{framework}-{device}-", suffix=".log", delete=False
         )
-        path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
         # OpenMP threads that wait for work sleep rather than spin (unless the caller chose):
         # with the lanes side by side on two cores, a spinning thread of one process takes CPU
         # time from the others. No claim times a multi-threaded operation: the timing
         # snippets run PyTorch on one thread, and Paddle sets OMP_NUM_THREADS=1 on import.
-        env = {"OMP_WAIT_POLICY": "PASSIVE", **os.environ, "PYTHONUNBUFFERED": "1"}
-        env["PYTHONPATH"] = path
+        # ``env``: the whole environment (worker_env); default: this process's.
+        env = env if env is not None else worker_env(dict(os.environ), None)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", module, framework, device, *(["--fork"] if fork else [])],
             cwd=cwd,
@@ -120,7 +152,7 @@ class Runner:
 
     def __init__(self, module: str = WORKER_MODULE, infos: dict[str, dict] | None = None) -> None:
         self.workers: dict[tuple[str, str], Worker] = {}
-        self.templates: dict[tuple[str, str], Worker] = {}
+        self.templates: dict[tuple, Worker] = {}
         self.infos: dict[str, dict] = {} if infos is None else infos  # may be shared
         self.module = module
 
@@ -145,11 +177,20 @@ class Runner:
             worker = self.workers[key] = Worker(framework, device, module=self.module)
         return worker
 
-    def _template(self, framework: str, device: str) -> Worker:
-        key = (framework, device)
+    @staticmethod
+    def template_key(framework: str, device: str, env: dict[str, str] | None = None) -> tuple:
+        """The key of ``templates`` for a framework, device and environment (default: the
+        environment this process gives its workers)."""
+        env = env if env is not None else worker_env(dict(os.environ), None)
+        return (framework, device, tuple(sorted(env.items())))
+
+    def _template(self, framework: str, device: str, env: dict[str, str] | None = None) -> Worker:
+        """The template that forks fresh processes with environment ``env`` (default: this
+        process's): one per framework, device and environment."""
+        key = self.template_key(framework, device, env)
         template = self.templates.get(key)
         if template is None or not template.alive():
-            template = Worker(framework, device, module=self.module, fork=True)
+            template = Worker(framework, device, module=self.module, fork=True, env=env)
             self.templates[key] = template
         return template
 
@@ -168,14 +209,41 @@ class Runner:
     close = close_workers
 
     # -- running ---------------------------------------------------------------------------
-    def observe(self, case: Case, history: str | None = None) -> dict:
+    def observe(
+        self,
+        case: Case,
+        history: str | None = None,
+        conditions: dict[str, tuple[dict[str, str], str | None]] | None = None,
+    ) -> dict:
         """Run the case and return what it observed (never raises for snippet failures).
 
         Cheap kinds share one long-lived worker per framework and device; memory and timing
-        claims, and ``mode = "script"`` (in the snippet's folder), get a fresh process: forked
-        on the CPU from a template that has only imported the framework, started anew on a GPU
-        (CUDA does not survive a fork). Every mode runs in a process that set the case's device.
+        claims, claims that declare ``env`` and ``mode = "script"`` (in the snippet's folder)
+        get a fresh process: forked on the CPU from a template that has only imported the
+        framework, started anew on a GPU (CUDA does not survive a fork). Every mode runs in a
+        process that set the case's device. A timing case is measured in every one of
+        ``conditions`` (default ``TIMING_CONDITIONS``; ``observed["conditions"]``); the rest of
+        what it observed is the first condition's. ``history`` runs one case once, after it.
         """
+        if case.claim.kind != "timing" or history is not None:
+            return self._observe(case, dict(os.environ), history)
+        started = time.perf_counter()
+        measured: dict[str, dict] = {}
+        clean: dict = {}
+        for name, (shell, condition_history) in (conditions or TIMING_CONDITIONS).items():
+            attempts = 0
+            while True:
+                attempts += 1
+                observed = self._observe(case, {**os.environ, **shell}, condition_history)
+                if attempts == NOISY_ATTEMPTS or not too_noisy(case.spec, observed):
+                    break
+            measured[name] = condition_summary(observed, attempts, shell, condition_history)
+            clean = clean or observed
+        clean["conditions"] = measured
+        clean["duration_s"] = round(time.perf_counter() - started, 3)
+        return clean
+
+    def _observe(self, case: Case, inherited: dict[str, str], history: str | None) -> dict:
         payload = {
             "id": case.claim.id,
             "kind": case.claim.kind,
@@ -185,17 +253,18 @@ class Runner:
         if history:
             payload["history"] = history
         cwd = case.snippet_path.parent if case.spec.get("mode") == "script" else ROOT
+        env = worker_env(inherited, case.allocator_env)
         started = time.perf_counter()
         try:
             if case.isolated and case.device == "cpu":
-                template = self._template(case.framework, case.device)
+                template = self._template(case.framework, case.device, env)
                 try:
                     observed = template.request({**payload, "cwd": str(cwd)}, case.timeout)
                 except (TimeoutError, WorkerDied):
-                    self.templates.pop((case.framework, case.device), None)
+                    self.templates = {k: t for k, t in self.templates.items() if t is not template}
                     raise
             elif case.isolated:
-                worker = Worker(case.framework, case.device, cwd=cwd, module=self.module)
+                worker = Worker(case.framework, case.device, cwd=cwd, module=self.module, env=env)
                 try:
                     observed = worker.request(payload, case.timeout)
                 finally:
@@ -213,6 +282,39 @@ class Runner:
             observed = {"harness_error": str(exc)}
         observed["duration_s"] = round(time.perf_counter() - started, 3)
         return observed
+
+
+TIMING_SUMMARY = (
+    "ratio",
+    "control_ratio",
+    "noise",
+    "min_baseline_s",
+    "min_candidate_s",
+    "min_control_s",
+    "median_baseline_s",
+    "median_candidate_s",
+    "median_control_s",
+    "allocator",
+)
+
+
+def condition_summary(
+    observed: dict, attempts: int, shell: dict[str, str], history: str | None
+) -> dict:
+    """What one timing condition observed: its figures, the allocator settings its process
+    really ran with, and any failure."""
+    summary = {key: observed[key] for key in TIMING_SUMMARY if key in observed}
+    summary.update({"attempts": attempts, "shell": shell, "history": history})
+    if "harness_error" in observed:
+        summary["harness_error"] = observed["harness_error"]
+    if "exception" in observed:
+        summary["exception"] = observed["exception"]
+    return summary
+
+
+def too_noisy(spec: dict, observed: dict) -> bool:
+    noise = observed.get("noise")
+    return isinstance(noise, (int, float)) and noise > float(spec.get("max_noise", MAX_NOISE))
 
 
 # -- judging ---------------------------------------------------------------------------------
@@ -320,13 +422,49 @@ def judge(case: Case, observed: dict) -> tuple[str, str | None]:
                 what="theoretical",
             )
     else:  # timing
-        ratio = observed.get("ratio")
-        low, high = spec.get("ratio_min", 0.0), spec.get("ratio_max", math.inf)
-        if not isinstance(ratio, (int, float)):
-            problem = f"no ratio observed: {ratio!r}"
-        else:
-            problem = None if low <= ratio <= high else f"ratio {ratio:.3f} outside [{low}, {high}]"
+        conditions = observed.get("conditions") or {"clean": observed}
+        problem = None
+        for name, measured in conditions.items():
+            problem = timing_problem(spec, measured)
+            if problem:
+                problem = f"{name}: {problem}"
+                break
     return ("failed", problem) if problem else ("passed", None)
+
+
+MARGIN = 1.15  # default: how far beyond its own control a ratio must (faster) or may (similar) go
+MAX_NOISE = 1.10  # default: a control further from 1 than this is too noisy to judge
+
+
+def timing_problem(spec: dict, measured: dict) -> str | None:
+    """None if one condition's measurement bears out the claim, else why not. The bound is
+    the same run's control, not a figure found on some machine: ``faster`` needs the ratio
+    above ``noise × margin`` (noise: how far identical code on both sides was from 1);
+    ``similar`` needs it within a factor ``noise × margin`` of 1, either way."""
+    if "harness_error" in measured:
+        return measured["harness_error"]
+    if "exception" in measured:
+        exc = measured["exception"]
+        return f"snippet raised {exc['type']}: {exc['message'][:300]}"
+    ratio, noise = measured.get("ratio"), measured.get("noise")
+    if not isinstance(ratio, (int, float)) or not isinstance(noise, (int, float)):
+        return f"no ratio and control observed: {ratio!r}, {noise!r}"
+    margin = float(spec.get("margin", MARGIN))
+    max_noise = float(spec.get("max_noise", MAX_NOISE))
+    if noise > max_noise:
+        return (
+            f"too noisy to judge: identical code on both sides differed {noise:.3f}× "
+            f"(at most {max_noise:g}× allowed)"
+        )
+    bound = noise * margin
+    if spec["verdict"] == "faster" and ratio < bound:
+        return f"ratio {ratio:.3f} not above control {noise:.3f} × margin {margin:g} = {bound:.3f}"
+    if spec["verdict"] == "similar" and max(ratio, 1 / ratio) > bound:
+        return (
+            f"ratio {ratio:.3f} further from 1 than control {noise:.3f} × margin {margin:g} "
+            f"= {bound:.3f}"
+        )
+    return None
 
 
 def facts_problem(facts: dict, value) -> str | None:

@@ -52,9 +52,20 @@ def plain(obj):
 # --- framework set-up ---------------------------------------------------------------------
 
 
+def allocator_settings() -> dict[str, str]:
+    """The C allocator's parameters this process was started with: glibc reads MALLOC_*
+    variables and GLIBC_TUNABLES when the process starts; none set means its defaults."""
+    return {
+        name: value
+        for name, value in sorted(os.environ.items())
+        if name.startswith("MALLOC_") or name == "GLIBC_TUNABLES"
+    }
+
+
 def setup(framework: str, device: str) -> dict:
     """Import the framework, select the device, and describe the environment."""
     info: dict = {"python": platform.python_version(), "framework": framework, "device": device}
+    info["allocator"] = allocator_settings()
     if framework == "torch":
         import torch
 
@@ -253,10 +264,12 @@ def start_of(event) -> int:
 def time_pair(
     framework: str, device: str, baseline, candidate, repeat: int, statistic: str = "median"
 ) -> dict:
-    """Alternating runs of two callables (three unmeasured rounds first): their medians and
-    their fastest runs. ``ratio`` is baseline / candidate of the chosen ``statistic``
-    ("median", or "min": the fastest runs, what the machine can do when nothing interrupts
-    it; the medians are reported either way)."""
+    """Alternating runs of the baseline, the candidate and the baseline again (the control:
+    identical code), three unmeasured rounds first; the order of the two baseline runs swaps
+    every round. ``ratio`` is baseline / candidate of the chosen ``statistic`` ("median", or
+    "min": the fastest runs, what the machine can do when nothing interrupts it);
+    ``control_ratio`` is baseline / baseline of the same statistic, and ``noise`` how far it
+    is from 1 (at least 1): what identical code on both sides differed by in this run."""
 
     def sync():
         if device != "gpu":
@@ -280,24 +293,33 @@ def time_pair(
     for _ in range(3):
         once(baseline)
         once(candidate)
-    base_times, cand_times = [], []
-    for _ in range(repeat):
-        base_times.append(once(baseline))
+        once(baseline)
+    base_times, cand_times, control_times = [], [], []
+    for i in range(repeat):
+        first, last = (base_times, control_times) if i % 2 == 0 else (control_times, base_times)
+        first.append(once(baseline))
         cand_times.append(once(candidate))
-    mb, mc = statistics.median(base_times), statistics.median(cand_times)
-    fb, fc = min(base_times), min(cand_times)
+        last.append(once(baseline))
+    mb, mc, mk = (statistics.median(t) for t in (base_times, cand_times, control_times))
+    fb, fc, fk = min(base_times), min(cand_times), min(control_times)
+    control = fb / fk if statistic == "min" else mb / mk
     return {
         "median_baseline_s": mb,
         "median_candidate_s": mc,
+        "median_control_s": mk,
         "min_baseline_s": fb,
         "min_candidate_s": fc,
+        "min_control_s": fk,
         "ratio_median": mb / mc,
         "ratio_min": fb / fc,
         "statistic": statistic,
         "ratio": fb / fc if statistic == "min" else mb / mc,
+        "control_ratio": control,
+        "noise": max(control, 1 / control),
         "repeat": repeat,
         "spread_baseline": [fb, max(base_times)],
         "spread_candidate": [fc, max(cand_times)],
+        "spread_control": [fk, max(control_times)],
     }
 
 
@@ -322,11 +344,11 @@ def perturb(framework: str) -> None:
 def run(request: dict) -> dict:
     kind, spec = request["kind"], request["spec"]
     path = Path(request["snippet"])
+    observed: dict = {"allocator": allocator_settings()}
     if request.get("history") == "perturbed":
         perturb(FRAMEWORK)
     namespace = {"__name__": "__main__", "__file__": str(path), "__builtins__": __builtins__}
     out = io.StringIO()
-    observed: dict = {}
     started = time.perf_counter()
     sys.path.insert(0, str(path.parent))  # as when the reader runs `python <snippet>`
     sys.argv = [str(path)]
@@ -413,6 +435,7 @@ def import_framework(framework: str) -> dict:
         "python": platform.python_version(),
         "framework": framework,
         "version": module.__version__,
+        "allocator": allocator_settings(),
     }
 
 
