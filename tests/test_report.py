@@ -320,9 +320,11 @@ def test_environment_of_a_case(monkeypatch):
     )
     monkeypatch.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
     monkeypatch.setattr(report_module, "cpu_model", lambda: "Test CPU")
+    report_module.host.cache_clear()
     info = {"framework": "torch", "version": "2.13.0+cpu", "python": "3.11.7", "gpu": "H200",
-            "cuda": "13.0"}  # fmt: skip
+            "cuda": "13.0", "allocator": {"MALLOC_ARENA_MAX": "2"}}  # fmt: skip
     cpu = report_module.environment(info, "cpu")
+    report_module.host.cache_clear()
     assert cpu == {
         "framework": "torch",
         "version": "2.13.0+cpu",
@@ -334,9 +336,14 @@ def test_environment_of_a_case(monkeypatch):
         "python": "3.11.7",
         "platform": cpu["platform"],
         "cpu": "Test CPU",
+        "host": cpu["host"],
+        "allocator": {"MALLOC_ARENA_MAX": "2"},
         "date": "2026-12-01T10:00:00+00:00",
     }
     assert cpu["platform"].startswith("Linux")
+    host = cpu["host"]
+    assert host["cpu"] == "Test CPU" and host["cores"] >= 1 and host["machine"]
+    assert host["libc"].startswith("glibc 2.") and host["kernel"].startswith("Linux ")
     gpu = report_module.environment(info, "gpu")
     assert (gpu["device"], gpu["gpu"], gpu["cuda"]) == ("gpu", "H200", "13.0")
     bare = report_module.environment({"framework": "paddle"}, "cpu")

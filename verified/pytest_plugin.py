@@ -20,12 +20,33 @@ from pathlib import Path
 import pytest
 
 from verified.claims import FRAMEWORKS, Case, ClaimError, load_claims
-from verified.report import environment, record, write
+from verified.report import environment, record, reusable, write
 from verified.runner import WORKER_MODULE, Runner, judge
 
 SCHEDULER_KEY = pytest.StashKey["Scheduler"]()
 RECORDS_KEY = pytest.StashKey[list]()
 SUMMARY_KEY = pytest.StashKey[dict]()
+REUSED_KEY = pytest.StashKey[int]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--fresh",
+        action="store_true",
+        help="run every claim case again, even those whose result from this host and these "
+        "inputs is in the report (also the default where the CI variable is set)",
+    )
+
+
+def reuse_enabled(config: pytest.Config) -> bool:
+    """Whether unchanged results may stand for a new run: not with --fresh, not in CI."""
+    fresh = config.getoption("fresh", False) or os.environ.get("AUTOGRAD_FRESH") == "1"
+    return not fresh and not os.environ.get("CI")
+
+
+def report_path(config: pytest.Config) -> Path:
+    root = config.rootpath
+    return Path(os.environ.get("AUTOGRAD_REPORT") or root / "build" / "claims.json")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -83,7 +104,9 @@ class Scheduler:
 
     module = WORKER_MODULE  # the workers' module (the engine's tests use a stand-in)
 
-    def __init__(self, cases: list[Case]) -> None:
+    def __init__(self, cases: list[Case], reused: dict[str, dict] | None = None) -> None:
+        self.reused = reused or {}  # case name -> the unchanged record that stands for it
+        cases = [case for case in cases if case.name not in self.reused]
         self.futures: dict[str, Future] = {
             case.name: Future() for case in cases if case.claim.kind != "timing"
         }
@@ -142,6 +165,8 @@ class Scheduler:
             thread.join()
 
     def result(self, case: Case) -> dict:
+        if case.name in self.reused:
+            return self.reused[case.name]
         if case.claim.kind != "timing":
             return self.futures[case.name].result()
         self.wait_for_lanes()  # nothing else may run while a case is timed
@@ -185,7 +210,9 @@ def scheduler_for(session: pytest.Session) -> Scheduler:
     config = session.config
     if SCHEDULER_KEY not in config.stash:
         cases = [item.case for item in session.items if isinstance(item, ClaimItem)]
-        config.stash[SCHEDULER_KEY] = Scheduler(cases)
+        reused = reusable(cases, report_path(config)) if reuse_enabled(config) else {}
+        config.stash[REUSED_KEY] = len(reused)
+        config.stash[SCHEDULER_KEY] = Scheduler(cases, reused)
     return config.stash[SCHEDULER_KEY]
 
 
@@ -225,14 +252,17 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     scheduler.close()
     if not records:
         return
-    root = config.rootpath
-    target = Path(os.environ.get("AUTOGRAD_REPORT") or root / "build" / "claims.json")
+    target = report_path(config)
     name = os.environ.get("AUTOGRAD_REPORT_NAME", "this build")
-    report = write(records, target, name=name, snippets=root / "snippets")
+    report = write(records, target, name=name, snippets=config.rootpath / "snippets")
     counts: dict[str, int] = {}
     for rec in report["claims"]:
         counts[rec["status"]] = counts.get(rec["status"], 0) + 1
-    config.stash[SUMMARY_KEY] = {"path": target, "counts": counts}
+    config.stash[SUMMARY_KEY] = {
+        "path": target,
+        "counts": counts,
+        "reused": config.stash.get(REUSED_KEY, 0),
+    }
 
 
 def pytest_terminal_summary(terminalreporter, config):
@@ -244,3 +274,8 @@ def pytest_terminal_summary(terminalreporter, config):
         except ValueError:
             shown = summary["path"]
         terminalreporter.write_line(f"claims report: {shown} ({counts})")
+        if summary["reused"]:
+            terminalreporter.write_line(
+                f"{summary['reused']} case(s) not run again: their result from this host, with "
+                "every input unchanged, stands (--fresh runs them)"
+            )
