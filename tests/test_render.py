@@ -399,7 +399,7 @@ def test_verification_page_rows_say_where_each_result_ran(site):
     ) in page
     assert "`fixture/launch_torch.py`<br>`fixture/data.json`<br>`fixture/work_torch.py`" in page
     assert "Shown in: not shown on a page" in page  # fixture.speed
-    assert "✓ 2.00× (medians: 4.00 ms / 2.00 ms)" in page
+    assert "✓ 2.00× (medians: 4.00 ms / 2.00 ms, control 1.01×)" in page
     assert "out: 2,048 / 2,048<br>inplace: 0 / 0 B (measured / theoretical)" in page
     assert "| this build | paddle 3.3.1, torch 2.13.0 | CPU | 3.11.7 | Test CPU |" in page
     # GPU cells say "not run"; the reasons are listed once, in the page's language
@@ -412,7 +412,10 @@ def test_verification_page_rows_say_where_each_result_ran(site):
     assert "- PyTorch：torch 2.13.0+cpu：本机上 torch.cuda.is&#95;available() 为 False" in zh
     assert "- 飞桨：paddle 3.3.1 是 CPU 版本" in zh
     assert zh.count("— 未运行 |") == 4 and "出现于：[A section](fixture.md#a-section)" in zh
-    assert "✓ 2.00 倍（中位数：4.00 ms / 2.00 ms）" in zh and "字节（实测 / 理论值）" in zh
+    assert (
+        "✓ 2.00 倍（中位数：4.00 ms / 2.00 ms、对照 1.01 倍）" in zh
+        and "字节（实测 / 理论值）" in zh
+    )
 
 
 def test_verification_page_marks_failed_stale_and_missing(site):
@@ -604,8 +607,24 @@ def test_timing_fields_and_expectations(site):
         field_value(rec_of(site, "fixture.grad"), "repeat", None, "en", "x")
     with pytest.raises(ReportError, match="x: no min_baseline time observed"):
         field_value(speed, "min_baseline", None, "en", "x")
-    assert field_value(speed, "expected", "ratio_min", "en", "x") == "1.50×"
-    assert field_value(speed, "expected", "ratio_max", "zh", "x") == "50.00 倍"
+    assert field_value(speed, "expected", "margin", "en", "x") == "1.50×"
+    assert field_value(speed, "expected", "verdict", "zh", "x") == "<code>faster</code>"
+    assert field_value(speed, "noise", None, "en", "x") == "1.01×"
+    assert field_value(speed, "noise", None, "zh", "x") == "1.01 倍"
+    with pytest.raises(ReportError, match="x: no control observed"):
+        field_value(rec_of(site, "fixture.grad"), "noise", None, "en", "x")
+    allocator = {"MALLOC_MMAP_THRESHOLD_": "131072"}
+    pinned = dict(speed, env={**speed["env"], "allocator": allocator})
+    assert (
+        field_value(pinned, "env", None, "en", "x")
+        == "<code>MALLOC&#95;MMAP&#95;THRESHOLD&#95;=131072</code>"
+    )
+    defaults = dict(speed, env={**speed["env"], "allocator": {}})
+    assert (
+        field_value(defaults, "env", None, "zh", "x") == "glibc 的默认设置（未设置任何分配器变量）"
+    )
+    with pytest.raises(ReportError, match="x: the record does not say which allocator settings"):
+        field_value(dict(speed, env={**speed["env"], "allocator": None}), "env", None, "en", "x")
     chain = rec_of(site, "fixture.chain")
     assert field_value(chain, "expected", "tol_bytes", "en", "x") == "16 bytes (0.00 MiB)"
     assert field_value(chain, "expected", "theoretical", "en", "x") == (
@@ -618,8 +637,16 @@ def test_timing_fields_and_expectations(site):
     from verified.render import Entry, summary
 
     entry = Entry(fastest, reports_of(site).live, None)
-    assert summary(entry, "en").startswith("✓ 2.50× (fastest runs: 2.50 ms / 1.00 ms)<br>")
-    assert summary(entry, "zh").startswith("✓ 2.50 倍（各自最快一次：2.50 ms / 1.00 ms）<br>")
+    assert summary(entry, "en").startswith(
+        "✓ 2.50× (fastest runs: 2.50 ms / 1.00 ms, control 1.01×)<br>"
+    )
+    assert summary(entry, "zh").startswith(
+        "✓ 2.50 倍（各自最快一次：2.50 ms / 1.00 ms、对照 1.01 倍）<br>"
+    )
+    entry = Entry(pinned, reports_of(site).live, None)
+    assert summary(entry, "en").endswith("<br>allocator: MALLOC&#95;MMAP&#95;THRESHOLD&#95;=131072")
+    entry = Entry(defaults, reports_of(site).live, None)
+    assert summary(entry, "zh").endswith("<br>分配器：glibc 默认设置")
 
 
 def test_status_of_a_case_in_words(site):

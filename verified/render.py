@@ -28,7 +28,7 @@ PLACEHOLDER = re.compile(
     r"\|\s*(?P<field>[a-z_]+)(?:\.(?P<key>[\w-]+))?\s*\}\}"
 )
 ANY_BRACES = re.compile(r"\{\{.*?\}\}")
-BLOCK_FIELDS = {"output"}
+BLOCK_FIELDS = {"output", "conditions"}
 VALUE_FIELDS = {
     "type",
     "message",
@@ -42,6 +42,8 @@ VALUE_FIELDS = {
     "min_candidate",
     "repeat",
     "expected",
+    "noise",
+    "env",
 }
 TEXT_FIELDS = {"statement", "releases", "status"}
 DIRECTIVES = ("verified", "verification-table", "silent-failures")
@@ -64,6 +66,7 @@ TEXT = {
         "paren": "({})",
         "fastest": "fastest runs",
         "medians": "medians",
+        "allocator_defaults": "glibc's defaults (no allocator variable set)",
         "ran": "verified ({env})",
         "observed": " · observed: {value}",
         "not_run_because": "declared but not run here ({reason})",
@@ -89,7 +92,25 @@ TEXT = {
         "report",
         "source": "Claim {id} · {framework} · {device} · {env}",
         "environments": "Environments",
-        "env_table": "| Report | Frameworks | Device | Python | Processor | Generated |",
+        "env_table": "| Report | Frameworks | Device | Python | Host | Generated |",
+        "host": "{cpu}, {cores} cores, {libc}, {kernel}",
+        "allocator": "allocator: {settings}",
+        "defaults": "glibc defaults",
+        "control": "control",
+        "failed_value": "✗ failed on this machine: observed {observed}; expected {expected}",
+        "failed_block": "This claim failed on this machine: {statement} Observed: {observed}. "
+        "Expected: {expected}.",
+        "banner_title": "Some results on this page failed on this machine",
+        "banner": "The values marked ✗ did not come out as the page says when the claims ran "
+        "here ({env}). The page shows what was observed. Rerun them with `{command}`; the "
+        "[verification report](verification.md) has the details.",
+        "nothing_observed": "nothing (the snippet did not run to the end)",
+        "conditions_head": "| Condition | Ratio | Control | Allocator settings of the process |",
+        "condition": {
+            "clean": "as declared",
+            "perturbed": "after 16 MiB and 40 MiB tensors were allocated and freed",
+            "shell": "started from a shell that sets {variables}",
+        },
         "this_build": "this build",
         "matrix": "Across framework releases",
         "matrix_intro": "Each CPU claim of {framework}, run on each release. ✓ passed with the "
@@ -123,6 +144,7 @@ TEXT = {
         "paren": "（{}）",
         "fastest": "各自最快一次",
         "medians": "中位数",
+        "allocator_defaults": "glibc 的默认设置（未设置任何分配器变量）",
         "ran": "已验证，运行环境为 {env}",
         "observed": " · 观测值：{value}",
         "not_run_because": "已声明，但本次构建没有运行（{reason}）",
@@ -147,7 +169,23 @@ TEXT = {
         "tooltip": "断言 {id} · {framework} · {device} · {env}（点击查看验证报告）",
         "source": "断言 {id} · {framework} · {device} · {env}",
         "environments": "运行环境",
-        "env_table": "| 报告 | 框架 | 设备 | Python | 处理器 | 生成时间 |",
+        "env_table": "| 报告 | 框架 | 设备 | Python | 主机 | 生成时间 |",
+        "host": "{cpu}，{cores} 核，{libc}，{kernel}",
+        "allocator": "分配器：{settings}",
+        "defaults": "glibc 默认设置",
+        "control": "对照",
+        "failed_value": "✗ 本机未通过：观测值 {observed}；预期 {expected}",
+        "failed_block": "这条断言在本机上未通过：{statement}观测值：{observed}。预期：{expected}。",
+        "banner_title": "本页有部分结果在本机上未通过",
+        "banner": "标有 ✗ 的值在本机运行断言时与正文所说不符（{env}），页面显示的是实际观测值。"
+        "可以用 `{command}` 重新运行；详见[验证报告](verification.md)。",
+        "nothing_observed": "无（代码片段没有运行到最后）",
+        "conditions_head": "| 条件 | 比值 | 对照 | 进程实际使用的分配器设置 |",
+        "condition": {
+            "clean": "按声明运行",
+            "perturbed": "先分配并释放 16 MiB 和 40 MiB 的张量之后",
+            "shell": "从设置了 {variables} 的 shell 启动",
+        },
         "this_build": "本次构建",
         "matrix": "各框架版本上的结果",
         "matrix_intro": "{framework} 的每条 CPU 断言在各个版本上的运行结果。✓ 通过，与锁定版本的预期一致；"
@@ -236,8 +274,11 @@ def env_text(env: dict, lang: str) -> str:
         sep = ", " if lang == "en" else "，"
         parts.append(f"{gpu}{sep}CUDA {env.get('cuda')}" if env.get("cuda") else gpu)
     else:
-        cpu = TEXT[lang]["paren"].format(env.get("cpu")) if env.get("cpu") else ""
+        machine = host_text(env, lang) if env.get("host") or env.get("cpu") else ""
+        cpu = TEXT[lang]["paren"].format(machine) if machine else ""
         parts.append("CPU" + (" " + cpu if lang == "en" and cpu else cpu))
+    if env.get("allocator"):
+        parts.append(allocator_text(env, lang))
     parts.append(f"Python {env.get('python')}")
     parts.append((env.get("date") or "?")[:10])
     return ", ".join(parts) if lang == "en" else "，".join(parts)
@@ -278,6 +319,19 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
         if f"{field_name}_s" not in observed:
             raise ReportError(f"{label}: no {field_name} time observed")
         return fmt_seconds(observed[f"{field_name}_s"])
+    if field_name == "noise":
+        if not isinstance(observed.get("noise"), (int, float)):
+            raise ReportError(f"{label}: no control observed")
+        return fmt_ratio(observed["noise"], lang)
+    if field_name == "env":
+        settings = (rec.get("env") or {}).get("allocator")
+        if not isinstance(settings, dict):
+            raise ReportError(
+                f"{label}: the record does not say which allocator settings it ran with"
+            )
+        if not settings:
+            return TEXT[lang]["allocator_defaults"]
+        return code(" ".join(f"{k}={v}" for k, v in settings.items()))
     if field_name == "repeat":
         if not isinstance(observed.get("repeat"), int):
             raise ReportError(f"{label}: no number of timed runs observed")
@@ -287,7 +341,7 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
         if key is None or key not in expected:
             raise ReportError(f"{label}: name an expectation key, one of {sorted(expected)}")
         value = expected[key]
-        if key.startswith("ratio_"):
+        if key.startswith("ratio_") or key in ("margin", "max_noise"):
             return fmt_ratio(value, lang)
         if key.startswith("tol_") and isinstance(value, int):
             return fmt_bytes(value, lang)
@@ -358,6 +412,7 @@ class Page:
     provenance: bool = True  # notebooks get the values without links to the site's report
     docs: Path = ROOT / "docs"
     claims_used: set = field(default_factory=set)
+    failures: dict = field(default_factory=dict)  # case name -> the failed record it shows
 
     @property
     def t(self) -> dict:
@@ -396,7 +451,40 @@ class Page:
             if leftover and fence is None:
                 raise ReportError(f"{self.where}: unrecognised placeholder {leftover[0]!r}")
             lines.append(line)
+        if self.failures:
+            lines = self.with_banner(lines)
         return "\n".join(lines)
+
+    def with_banner(self, lines: list[str]) -> list[str]:
+        """The page with a warning under its title: which results failed on this machine."""
+        env = next(iter(self.failures.values())).get("env") or {}
+        names = sorted(self.failures)
+        command = "python -m pytest snippets -k '" + " or ".join(names) + "'"
+        banner = [
+            f'!!! failure "{self.t["banner_title"]}"',
+            "",
+            "    " + self.t["banner"].format(env=env_text(env, self.lang), command=command),
+            "",
+            *[f"    - `{name}`" for name in names],
+            "",
+        ]
+        at = next((i + 1 for i, line in enumerate(lines) if line.startswith("# ")), 0)
+        return [*lines[:at], "", *banner, *lines[at:]]
+
+    def failed(self, entry: Entry, name: str, key: str | None, label: str) -> str:
+        """A value of a claim that failed on this machine: what was observed, what was
+        expected, marked, and linked to the verification report like any value."""
+        rec = entry.rec
+        self.failures[case_name_of(rec)] = rec
+        try:
+            observed = field_value(rec, name, key, self.lang, label)
+        except (ReportError, KeyError, TypeError, IndexError):
+            observed = escape(self.t["nothing_observed"])
+        expected = code(fmt_value(rec.get("expected") or {}))
+        shown = self.t["failed_value"].format(observed=observed, expected=expected)
+        if not self.provenance:
+            return shown
+        return self.link(f'<span class="claim-failed">{shown}</span>', entry, name)
 
     def inline(self, match: re.Match) -> str:
         label = f"{self.where}: {match[0]}"
@@ -412,6 +500,8 @@ class Page:
         if name not in VALUE_FIELDS:
             raise ReportError(f"{label}: unknown field {name!r}")
         entry = self.entry(match)
+        if entry.status == "failed":
+            return self.failed(entry, name, match["key"], label)
         shown = field_value(entry.rec, name, match["key"], self.lang, label)
         observed = None
         if name == "value" and self.lang != "en":
@@ -472,21 +562,87 @@ class Page:
 
     def block(self, match: re.Match) -> str:
         entry = self.entry(match)
-        text = output_text(entry.rec)
-        fence = "````" if "```" in text else "```"
-        out = f'{fence}text title="{self.t["output"]}"\n{text}\n{fence}'
+        name = match["field"]
+        if entry.status == "failed":
+            return self.failed_block(entry, name, f"{self.where}: {match[0]}")
+        if name == "conditions":
+            out = conditions_table(entry.rec, self.lang, f"{self.where}: {match[0]}")
+        else:
+            text = output_text(entry.rec)
+            fence = "````" if "```" in text else "```"
+            out = f'{fence}text title="{self.t["output"]}"\n{text}\n{fence}'
         if self.provenance:
             rec = entry.rec
             source = escape(self.tooltip(entry, "source"))
             out += (
                 f"\n\n[{source}](verification.md#{anchor(rec['id'], rec['framework'])})"
                 f'{{ .claim-source data-claim="{rec["id"]}" data-framework="{rec["framework"]}" '
-                f'data-device="{rec["device"]}" data-field="output" }}'
+                f'data-device="{rec["device"]}" data-field="{name}" }}'
             )
         return out
 
+    def failed_block(self, entry: Entry, name: str, label: str) -> str:
+        """A block of a claim that failed on this machine: a failure note, then the block as
+        far as anything was observed."""
+        rec = entry.rec
+        self.failures[case_name_of(rec)] = rec
+        claim = claim_by_id(self.reports, rec["id"], label)
+        observed = str(rec.get("reason") or "")
+        note = self.t["failed_block"].format(
+            statement=claim.statement[self.lang],
+            observed=escape(shorten(observed, 300)),
+            expected=code(fmt_value(rec.get("expected") or {})),
+        )
+        out = [f'!!! failure "✗ {rec["id"]}"', "", "    " + note, ""]
+        try:
+            if name == "conditions":
+                out.append(conditions_table(rec, self.lang, label))
+            elif (rec.get("observed") or {}).get("output") or (rec.get("observed") or {}).get(
+                "exception"
+            ):
+                text = output_text(rec)
+                fence = "````" if "```" in text else "```"
+                out.append(f'{fence}text title="{self.t["output"]}"\n{text}\n{fence}')
+        except ReportError:
+            pass  # nothing more was observed than the note says
+        return "\n".join(out)
+
     def verified_line(self) -> str:
         return verified_line(self.reports, self.lang, self.claims_used or None)
+
+
+def case_name_of(rec: dict) -> str:
+    return f"{rec['id']}[{rec['framework']}-{rec['device']}]"
+
+
+def conditions_table(rec: dict, lang: str, label: str) -> str:
+    """A timing case's ratio and control in every condition it was measured in."""
+    t = TEXT[lang]
+    conditions = (rec.get("observed") or {}).get("conditions")
+    if not isinstance(conditions, dict) or not conditions:
+        raise ReportError(f"{label}: the record has no conditions (not a timing claim?)")
+    rows = [t["conditions_head"], "|---|---|---|---|"]
+    for name, measured in conditions.items():
+        if name.startswith("shell "):
+            variables = code(name.removeprefix("shell "))
+            shown = t["condition"]["shell"].format(variables=variables)
+        else:
+            shown = t["condition"].get(name, escape(name))
+        settings = measured.get("allocator")
+        allocator = (
+            code(" ".join(f"{k}={v}" for k, v in settings.items()))
+            if settings
+            else t["defaults"]
+            if isinstance(settings, dict)
+            else "?"
+        )
+        ratio, noise = measured.get("ratio"), measured.get("noise")
+        if not isinstance(ratio, (int, float)) or not isinstance(noise, (int, float)):
+            raise ReportError(f"{label}: condition {name!r} observed no ratio and control")
+        rows.append(
+            f"| {shown} | {fmt_ratio(ratio, lang)} | {fmt_ratio(noise, lang)} | {allocator} |"
+        )
+    return "\n".join(rows)
 
 
 def claim_by_id(reports: Reports, claim_id: str, label: str) -> Claim:
@@ -746,6 +902,29 @@ def env_short(env: dict, lang: str) -> str:
     return f'<span class="claim-env" title="{title}">{escape(shown)}</span>'
 
 
+def host_text(env: dict, lang: str) -> str:
+    """The machine a record ran on: processor, cores, C library, kernel (records from before
+    hosts were recorded name the processor only)."""
+    host = env.get("host")
+    if not isinstance(host, dict):
+        return str(env.get("cpu"))
+    return TEXT[lang]["host"].format(
+        cpu=host.get("cpu"),
+        cores=host.get("cores"),
+        libc=host.get("libc"),
+        kernel=host.get("kernel"),
+    )
+
+
+def allocator_text(env: dict, lang: str) -> str | None:
+    """The C allocator's settings the record's process ran with, or None if not recorded."""
+    settings = env.get("allocator")
+    if not isinstance(settings, dict):
+        return None
+    shown = " ".join(f"{k}={v}" for k, v in settings.items()) or TEXT[lang]["defaults"]
+    return TEXT[lang]["allocator"].format(settings=shown)
+
+
 def summary(entry: Entry, lang: str) -> str:
     """One table cell: status, what was observed (shortened), and the environment."""
     t = TEXT[lang]
@@ -782,7 +961,13 @@ def summary(entry: Entry, lang: str) -> str:
         )
         label = t["fastest"] if which == "min" else t["medians"]
         shown = fmt_ratio(obs["ratio"], lang) + (" " if lang == "en" else "")
-        shown += t["paren"].format(f"{label}{t['colon']}{times}")
+        control = ""
+        if isinstance(obs.get("noise"), (int, float)):
+            control = f"{t['list_sep']}{t['control']} {fmt_ratio(obs['noise'], lang)}"
+        shown += t["paren"].format(f"{label}{t['colon']}{times}{control}")
+    allocator = allocator_text(entry.env, lang)
+    if allocator and (kind == "timing" or entry.env.get("allocator")):
+        env += f"<br>{escape(allocator)}"
     return f"✓ {shown}<br>{env}"
 
 
@@ -801,7 +986,7 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
                 e.env.get("device"),
                 e.env.get("gpu"),
                 e.env.get("python"),
-                e.env.get("cpu"),
+                host_text(e.env, lang),
             )
             for e in report.entries()
             if e.rec["status"] != "skipped"

@@ -40,7 +40,7 @@ GREY = "#666666"
 
 
 def draw(report, lang: str) -> dict[str, Figure]:
-    return {"accumulation-memory": memory(report, lang)}
+    return {name: figure(report, lang) for name, figure in FIGURES.items()}
 
 
 def memory(report, lang: str) -> Figure:
@@ -94,3 +94,7 @@ def memory(report, lang: str) -> Figure:
     )
     fig.tight_layout()
     return fig
+
+
+# Each figure, by the name of its file (docs/<lang>/figures/<name>.svg).
+FIGURES = {"accumulation-memory": memory}

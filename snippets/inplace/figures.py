@@ -13,13 +13,15 @@ LABELS = {
         "training": "training",
         "out_of_place": "out of place: (x * 2).sin().sin().sin()",
         "in_place": "in place: (x * 2).sin_().sin_().sin_()",
-        "speed_title": "exp then sin at inference, by tensor size (CPU, one thread)",
+        "speed_title": "exp then sin at inference, by tensor size and allocator state (CPU, one thread)",
         "speed_xlabel": "size of one tensor",
         "speed_ylabel": "times as fast (fastest runs)",
         "out of place / in place": "in place, against out of place",
         "out of place / out=": "out=, against out of place",
         "out= / in place": "in place, against out=",
         "as_fast": "as fast",
+        "state_new": "every result new memory",
+        "state_reused": "freed memory reused",
         "frameworks": {"paddle": "PaddlePaddle", "torch": "PyTorch"},
     },
     "zh": {
@@ -29,13 +31,15 @@ LABELS = {
         "training": "训练",
         "out_of_place": "非原位写法：(x * 2).sin().sin().sin()",
         "in_place": "原位写法：(x * 2).sin_().sin_().sin_()",
-        "speed_title": "推理时先 exp 再 sin：不同张量大小下的速度比（CPU，单线程）",
+        "speed_title": "推理时先 exp 再 sin：不同张量大小与分配器状态下的速度比（CPU，单线程）",
         "speed_xlabel": "单个张量的大小",
         "speed_ylabel": "速度倍数（取最快一次运行）",
         "out of place / in place": "原位写法相对非原位写法",
         "out of place / out=": "out= 写法相对非原位写法",
         "out= / in place": "原位写法相对 out= 写法",
         "as_fast": "一样快",
+        "state_new": "每个结果都是新内存",
+        "state_reused": "复用已释放的内存",
         "frameworks": {"paddle": "飞桨", "torch": "PyTorch"},
     },
 }
@@ -48,10 +52,7 @@ SERIES = {
 
 
 def draw(report, lang: str) -> dict[str, Figure]:
-    return {
-        "inplace-memory": memory(report, lang),
-        "inplace-speed-sizes": speed_sizes(report, lang),
-    }
+    return {name: figure(report, lang) for name, figure in FIGURES.items()}
 
 
 def memory(report, lang: str) -> Figure:
@@ -89,34 +90,49 @@ def size_label(kib: int) -> str:
     return f"{kib // 1024} MiB" if kib >= 1024 else f"{kib} KiB"
 
 
+STATES = {  # the sweep claim of each allocator state, top row first
+    "state_new": "inplace.speed-sizes",
+    "state_reused": "inplace.speed-sizes-reused",
+}
+
+
 def speed_sizes(report, lang: str) -> Figure:
-    """The ratios of the fastest runs at each size, as the sweep claim observed them."""
+    """The ratios of the fastest runs at each size, as the sweep claims observed them: one row
+    per allocator state, one column per framework."""
     text = LABELS[lang]
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
+    fig, grid = plt.subplots(2, 2, figsize=(9, 6.4), sharey=True, sharex=True)
     top = 1.0
-    for ax, (framework, name) in zip(axes, text["frameworks"].items(), strict=True):
-        value = report.get("inplace.speed-sizes", framework)["observed"]["value"]
-        sizes = value["sizes_kib"]
-        for series, (colour, marker, line) in SERIES.items():
-            ratios = value["ratios"][series]
-            top = max(top, *ratios)
-            ax.plot(sizes, ratios, marker=marker, linestyle=line, color=colour, label=text[series])
-        ax.axhline(1.0, color="#888888", linewidth=0.8)
-        ax.annotate(
-            text["as_fast"], (sizes[-1], 1.0), xytext=(0, -11), textcoords="offset points",
-            ha="right", fontsize=8, color="#666666",
-        )  # fmt: skip
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(sizes, [size_label(kib) for kib in sizes])
-        ax.minorticks_off()
+    for row, (state, claim) in zip(grid, STATES.items(), strict=True):
+        for ax, (framework, name) in zip(row, text["frameworks"].items(), strict=True):
+            value = report.get(claim, framework)["observed"]["value"]
+            sizes = value["sizes_kib"]
+            for series, (colour, marker, line) in SERIES.items():
+                ratios = value["ratios"][series]
+                top = max(top, *ratios)
+                ax.plot(sizes, ratios, marker=marker, linestyle=line, color=colour,
+                        label=text[series])  # fmt: skip
+            ax.axhline(1.0, color="#888888", linewidth=0.8)
+            ax.annotate(
+                text["as_fast"], (sizes[-1], 1.0), xytext=(0, -11), textcoords="offset points",
+                ha="right", fontsize=8, color="#666666",
+            )  # fmt: skip
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(sizes, [size_label(kib) for kib in sizes], rotation=45)
+            ax.minorticks_off()
+            ax.set_title(f"{name}: {text[state]}", fontsize=10)
+            ax.spines[["top", "right"]].set_visible(False)
+        row[0].set_ylabel(text["speed_ylabel"])
+    for ax in grid[1]:
         ax.set_xlabel(text["speed_xlabel"])
-        ax.set_title(name)
-        ax.spines[["top", "right"]].set_visible(False)
-    axes[0].set_ylabel(text["speed_ylabel"])
-    axes[0].set_ylim(0, 1.1 * top)
-    handles, labels = axes[0].get_legend_handles_labels()
+    grid[0][0].set_ylim(0, 1.1 * top)
+    handles, labels = grid[0][0].get_legend_handles_labels()
     fig.legend(
-        handles, labels, loc="lower center", ncol=3, frameon=False, bbox_to_anchor=(0.5, -0.12)
+        handles, labels, loc="lower center", ncol=3, frameon=False, bbox_to_anchor=(0.5, -0.06)
     )
-    fig.suptitle(text["speed_title"], y=1.04)
+    fig.suptitle(text["speed_title"], y=1.0)
+    fig.tight_layout()
     return fig
+
+
+# Each figure, by the name of its file (docs/<lang>/figures/<name>.svg).
+FIGURES = {"inplace-memory": memory, "inplace-speed-sizes": speed_sizes}

@@ -20,23 +20,24 @@ def in_place(x):
     return x.exp_().sin_()
 
 
-def page_faults_per_call(function, *args, calls=2):
-    """Minor page faults per call: pages of memory the system had to map for the process."""
-    function(*args)  # the first call is not counted
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+def page_faults(function, *args, calls):
+    """Minor page faults of each call: pages of memory the system had to map for the process."""
+    counts = []
     for _ in range(calls):
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         function(*args)
-    return (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / calls
+        counts.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+    return counts
 
 
 faults = {}
-for mib in (4, 64):
+for mib, calls in ((4, 20), (256, 3)):
     signal = torch.rand(mib * 2**20 // 4)
     buffer = torch.empty_like(signal)
     faults[mib] = {
         "pages per result": signal.numel() * signal.element_size() // 4096,
-        "out_of_place": page_faults_per_call(out_of_place, signal),
-        "into_buffer": page_faults_per_call(into_buffer, signal, buffer),
-        "in_place": page_faults_per_call(in_place, signal),
+        "out_of_place": page_faults(out_of_place, signal, calls=calls),
+        "into_buffer": page_faults(into_buffer, signal, buffer, calls=calls),
+        "in_place": page_faults(in_place, signal, calls=calls),
     }
     print(f"{mib:3} MiB per tensor: {faults[mib]}")

@@ -5,6 +5,7 @@ N = 1 << 20  # 2**20 float32 values: 4 MiB per tensor
 signal = paddle.rand([N])
 buffer = paddle.empty([N])  # allocated once, reused by every call of into_buffer
 small_signal = paddle.rand([1 << 14])  # 64 KiB
+large_signal = paddle.rand([1 << 24])  # 64 MiB
 
 
 @paddle.no_grad()

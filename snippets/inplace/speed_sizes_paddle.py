@@ -4,7 +4,7 @@ import time
 import paddle
 
 # Paddle has no public thread setting; `import paddle` sets OMP_NUM_THREADS=1 if unset.
-SIZES_KIB = [16, 64, 256, 1024, 4096, 16384]  # one tensor: 2**12 to 2**22 float32 values
+SIZES_KIB = [16, 64, 256, 1024, 4096, 16384, 65536, 262144]  # one tensor: 2**12 to 2**26 values
 
 
 @paddle.no_grad()
@@ -39,7 +39,7 @@ ratios = {"out of place / in place": [], "out of place / out=": [], "out= / in p
 for kib in SIZES_KIB:
     signal = paddle.rand([kib * 1024 // 4])
     buffer = paddle.empty_like(signal)
-    rounds = max(10, min(50, 40_000 // kib))  # more runs for small tensors: each run is short
+    rounds = max(4, min(50, 40_000 // kib))  # more runs for small tensors: each run is short
     t_out, t_buffer, t_in = fastest_runs(
         [(out_of_place, [signal]), (into_buffer, [signal, buffer]), (in_place, [signal])], rounds
     )

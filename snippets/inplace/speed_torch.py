@@ -5,6 +5,7 @@ N = 1 << 20  # 2**20 float32 values: 4 MiB per tensor
 signal = torch.rand(N)
 buffer = torch.empty(N)  # allocated once, reused by every call of into_buffer
 small_signal = torch.rand(1 << 14)  # 64 KiB
+large_signal = torch.rand(1 << 24)  # 64 MiB
 
 
 @torch.no_grad()
