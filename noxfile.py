@@ -48,14 +48,18 @@ def install(session: nox.Session, *groups: str) -> None:
     session.install(*requirements)
 
 
-def build(session: nox.Session, *, force_claims: bool = False) -> None:
-    """Claims report (if needed), notebooks, then the site, strictly."""
+def build(session: nox.Session) -> None:
+    """Claims report (if needed), notebooks, then the site. A reader always gets a site: a
+    claim that fails on this machine is shown as failed on its page (AUTOGRAD_SHOW_FAILED=1),
+    and the build names it; `nox -s tests` (and CI, and the publishing workflow) refuses it."""
     state = session.run("python", "-m", "verified.report", "--check", silent=True)
     session.log(f"claims report: {state.strip()}")
-    if force_claims or not state.startswith("fresh"):
-        session.run("pytest", "snippets", "-q", "-p", "no:cacheprovider")
-    session.run("python", "-m", "verified.notebooks", "build")
-    session.run("python", "-m", "mkdocs", "build", "--strict")
+    if not state.startswith("fresh"):
+        # exit code 1: some claim failed here; the site still shows it, as failed
+        session.run("pytest", "snippets", "-q", "-p", "no:cacheprovider", success_codes=[0, 1])
+    lenient = {"AUTOGRAD_SHOW_FAILED": "1"}
+    session.run("python", "-m", "verified.notebooks", "build", env=lenient)
+    session.run("python", "-m", "mkdocs", "build", "--strict", env=lenient)
 
 
 @nox.session(python="3.11")
@@ -65,17 +69,21 @@ def site(session: nox.Session) -> None:
     session.install("pytest==9.2.0")
     build(session)
     if "serve" in session.posargs:
-        session.run("python", "-m", "mkdocs", "serve", "--strict", "-a", "127.0.0.1:8000")
+        session.run(
+            "python", "-m", "mkdocs", "serve", "--strict", "-a", "127.0.0.1:8000",
+            env={"AUTOGRAD_SHOW_FAILED": "1"},
+        )  # fmt: skip
 
 
 @nox.session(python="3.11")
 def tests(session: nox.Session) -> None:
     """Everything: claims, engine and parity tests, notebooks, strict site build, site checks."""
     install(session, "test")
-    session.run("pytest", "-m", PHASE_ONE, *session.posargs)
-    session.run("python", "-m", "verified.notebooks", "build")
-    session.run("python", "-m", "mkdocs", "build", "--strict")
-    session.run("pytest", "-m", "site", "tests", *session.posargs)
+    strict = {"AUTOGRAD_SHOW_FAILED": "0"}  # a failed claim fails the build here, always
+    session.run("pytest", "-m", PHASE_ONE, *session.posargs, env=strict)
+    session.run("python", "-m", "verified.notebooks", "build", env=strict)
+    session.run("python", "-m", "mkdocs", "build", "--strict", env=strict)
+    session.run("pytest", "-m", "site", "tests", *session.posargs, env=strict)
 
 
 @nox.session(python="3.11")
