@@ -57,11 +57,12 @@ def venv_key() -> str:
 
 
 def machine_venv() -> Path:
-    """The simulated machine's virtualenv (built once per key; a half-built one is rebuilt)."""
+    """The simulated machine's virtualenv, built once per key (1.7 GB: one is kept)."""
     venv = SIM / f"venv-{venv_key()}"
     if (venv / "complete").is_file():
         return venv
-    shutil.rmtree(venv, ignore_errors=True)
+    for old in SIM.glob("venv-*"):  # this one half-built, or others of other requirements
+        shutil.rmtree(old, ignore_errors=True)
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
     # Not byte-compiled at install (all of torch: minutes); an import compiles what it loads.
