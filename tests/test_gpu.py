@@ -190,6 +190,26 @@ def test_a_capped_case_keeps_its_hashes_and_records(tmp_path):
     assert record(short, status="skipped", env=env) == record(case, status="skipped", env=env)
 
 
+def test_the_runner_stops_a_capped_gpu_case_at_the_cap(tmp_path, monkeypatch):
+    """With the engine's stand-in worker (tests/fakeworker.py) seeing a GPU: a case that never
+    answers is stopped at the cap, not at its declared 120 s."""
+    from verified.runner import Runner
+
+    monkeypatch.setenv("FAKE_WORKER_CUDA", "1")
+    grad = all_cases(make_snippets(tmp_path), VERSIONS)[("fixture.leaf", "torch", "gpu")]
+    claim = type(grad.claim)("hang", "error", grad.claim.path, grad.claim.statement, ("gpu",),
+                             grad.claim.raw)  # fmt: skip
+    hang = capped(Case(claim, "torch", "gpu", grad.spec, grad.version), 0.5)
+    runner = Runner(module="tests.fakeworker")
+    try:
+        started = time.monotonic()
+        observed = runner.observe(hang)
+    finally:
+        runner.close()
+    assert observed["harness_error"] == "timed out: no answer within 0.5 s (limit 0.5 s)"
+    assert time.monotonic() - started < 30
+
+
 # -- the kit's records and report ------------------------------------------------------------------
 
 
