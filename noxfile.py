@@ -7,6 +7,7 @@ tests      the whole test suite: claims and engine tests, notebooks, site build,
 notebooks  build and execute the downloadable notebooks
 e2e        real-browser tests (Debian's Chromium) against the built site, and a downloaded
            notebook run in JupyterLab (its kernel: this session's Python, with both frameworks)
+gpu-sim    the GPU kit (python3 -m verified.gpu) end to end on a simulated GPU machine
 lint       ruff, and the GitHub workflows validated offline
 mutation   opt-in: mutation testing of the engine (mutmut), score per file
 matrix     opt-in: every CPU claim on each release of results/matrix.toml, one environment
@@ -28,7 +29,7 @@ nox.options.reuse_venv = "yes"
 nox.options.sessions = ["tests"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
-PHASE_ONE = "not site and not e2e"
+PHASE_ONE = "not site and not e2e and not gpu_sim"
 MATRIX = tomllib.loads(Path("results/matrix.toml").read_text(encoding="utf-8"))["environment"]
 # Downloads of `nox -s matrix`, kept between runs (pip's own HTTP cache stores nothing from the
 # package server here, which sends no caching headers).
@@ -104,6 +105,17 @@ def e2e(session: nox.Session) -> None:
         session.error("site/ is not built: run `nox -s tests` or `nox -s site` first")
     install(session, "e2e")
     session.run("pytest", "-m", "e2e", "tests/e2e", *session.posargs)
+
+
+@nox.session(python="3.11", name="gpu-sim")
+def gpu_sim(session: nox.Session) -> None:
+    """The GPU kit end to end in a virtualenv made like the GPU machine (tests/test_gpu_sim.py):
+    this session needs only pytest and the engine; the test builds that virtualenv itself (kept
+    in build/gpu-sim/) and fetches the carried wheels into build/gpu-wheels/. Apart from
+    `nox -s tests`, whose warm run it would slow down by the time a torch import takes."""
+    install(session, "engine")
+    session.install("pytest==9.2.0")
+    session.run("pytest", "-m", "gpu_sim", "tests/test_gpu_sim.py", *session.posargs)
 
 
 @nox.session(python="3.11", default=False)

@@ -859,11 +859,14 @@ SKIP_TEXT = {
         "cpu_build": "paddle {version} is a CPU build "
         "(paddle.device.is_compiled_with_cuda() is False)",
         "no_device": "paddle {version}: no CUDA device visible",
+        "not_installed": "not installed on the machine of the GPU run (python3 -m verified.gpu), "
+        "where only the other framework ran",
     },
     "zh": {
         "no_cuda": "torch {version}：本机上 torch.cuda.is_available() 为 False",
         "cpu_build": "paddle {version} 是 CPU 版本，paddle.device.is_compiled_with_cuda() 为 False",
         "no_device": "paddle {version}：没有可见的 CUDA 设备",
+        "not_installed": "进行 GPU 运行（python3 -m verified.gpu）的机器上没有安装，那里只运行了另一个框架",
     },
 }
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 
-from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, Case, Claim, discover
+from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, Case, Claim, _merge, discover
 from verified.versions import installed
 
 SCHEMA = 2
@@ -95,6 +95,7 @@ def environment(info: dict, device: str) -> dict:
         # GLIBC_TUNABLES; {} is glibc's defaults); None where no process was started
         "allocator": info.get("allocator"),
         "date": now(),
+        **({"gpu_host": info["gpu_host"]} if gpu and info.get("gpu_host") else {}),
     }
 
 
@@ -153,6 +154,9 @@ def case_for(claims: dict[str, Claim], rec: dict, version: str | None) -> Case |
     claim = claims.get(rec["id"])
     if claim is None or rec["device"] not in claim.devices:
         return None
+    if version is None:  # not installed where it ran (a GPU run records its cases as skipped)
+        spec, override = _merge(claim.raw, rec["framework"], rec["device"], None)
+        return Case(claim, rec["framework"], rec["device"], spec, None, override)
     return claim.case(rec["framework"], rec["device"], version)
 
 
@@ -461,6 +465,11 @@ def results_problems(
             if "cpu" in claim.devices and (claim.id, env.framework) not in ran:
                 problems.append(f"results/{name}.json: no result for {claim.id}: run {refresh}")
     for name in sorted(set(files) - set(envs)):
+        if name.startswith("gpu-"):  # a GPU run (python3 -m verified.gpu), not a matrix release
+            from verified.gpu.check import report_problems
+
+            problems += report_problems(files[name], snippets)
+            continue
         problems.append(f"results/{name}.json is not an environment of results/matrix.toml")
     return problems
 

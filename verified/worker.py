@@ -80,6 +80,7 @@ def setup(framework: str, device: str) -> dict:
         info["cuda"] = torch.version.cuda  # None for a CPU build
         if info["cuda_available"]:
             info["gpu"] = torch.cuda.get_device_name(0)
+            info["gpu_host"] = gpu_host("torch")
         if device == "gpu":
             torch.set_default_device("cuda")
         torch.manual_seed(0)
@@ -106,9 +107,84 @@ def setup(framework: str, device: str) -> dict:
         else:
             info["why_no_gpu"] = info["why_no_gpu_code"] = None
             info["gpu"] = paddle.device.cuda.get_device_name(0)
+            info["gpu_host"] = gpu_host("paddle")
         paddle.set_device("gpu" if device == "gpu" else "cpu")
         paddle.seed(0)
     return info
+
+
+# --- the GPU machine: what a GPU run's report says it ran on --------------------------------
+
+
+def nvml_facts() -> dict:
+    """The NVIDIA driver's version and the newest CUDA it supports, from NVML (the library
+    nvidia-smi reads); {} where it cannot be loaded."""
+    import ctypes
+
+    try:
+        nvml = ctypes.CDLL("libnvidia-ml.so.1")
+    except OSError:
+        return {}
+    if nvml.nvmlInit_v2() != 0:
+        return {}
+    facts: dict = {}
+    try:
+        text = ctypes.create_string_buffer(96)
+        if nvml.nvmlSystemGetDriverVersion(text, len(text)) == 0:
+            facts["driver"] = text.value.decode()
+        number = ctypes.c_int()
+        if nvml.nvmlSystemGetCudaDriverVersion_v2(ctypes.byref(number)) == 0:
+            facts["cuda_driver"] = f"{number.value // 1000}.{number.value % 1000 // 10}"
+    finally:
+        nvml.nvmlShutdown()
+    return facts
+
+
+def gpu_host(framework: str) -> dict:
+    """The GPU (name, count, compute capability, memory), the driver, and the framework's build
+    (its version and commit, the CUDA and cuDNN it was built with). A fact that cannot be read
+    is None, with the reason under "unread": they describe the run and decide no verdict."""
+    facts: dict = {"driver": None, "cuda_driver": None}
+    unread: dict = {}
+    try:
+        facts.update(nvml_facts())
+    except AttributeError as exc:  # a driver without one of the NVML functions
+        unread["driver"] = str(exc)
+    try:
+        if framework == "torch":
+            import torch
+
+            props = torch.cuda.get_device_properties(0)
+            build = {
+                "torch": torch.__version__,
+                "torch_git": torch.version.git_version,
+                "cuda_runtime": torch.version.cuda,
+                "cudnn": torch.backends.cudnn.version(),
+                "gpus": torch.cuda.device_count(),
+            }
+        else:
+            import paddle
+
+            props = paddle.device.cuda.get_device_properties(0)
+            build = {
+                "paddle": paddle.__version__,
+                "paddle_commit": paddle.version.commit,
+                "cuda_runtime": paddle.version.cuda(),
+                "cudnn": paddle.version.cudnn(),
+                "gpus": paddle.device.cuda.device_count(),
+            }
+        facts.update(
+            gpu=props.name,
+            capability=f"{props.major}.{props.minor}",
+            memory_bytes=int(props.total_memory),
+            multiprocessors=props.multi_processor_count,
+            **build,
+        )
+    except (AttributeError, RuntimeError, ValueError) as exc:
+        unread["gpu"] = f"{type(exc).__name__}: {exc}"
+    if unread:
+        facts["unread"] = unread
+    return facts
 
 
 # --- where the tensors are ----------------------------------------------------------------

@@ -1,0 +1,599 @@
+"""The GPU kit's parts, without a GPU and without running a framework: the carried wheels (pins,
+unpacking), the selection of the GPU cases and their capped time limit, the records of a
+framework that is not installed, the checks of a kit's report and of a committed GPU report,
+how the site shows a GPU report from another PyTorch release than the pin, the summary, the
+deadline, and the GPU facts a worker reads. The whole kit runs end to end in
+tests/test_gpu_sim.py (``nox -s gpu-sim``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+import sys
+import textwrap
+import time
+import tomllib
+import zipfile
+from importlib import metadata
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from claimkit import VERSIONS, env_for, make_docs, make_snippets, observed_for
+from packaging.requirements import Requirement
+
+import verified.report as report_module
+from verified.claims import ROOT, Case, _merge, all_cases, discover
+from verified.gpu import kit, wheels
+from verified.gpu.check import report_problems, run_problems
+from verified.gpu.plugin import capped
+from verified.render import verification_page, verified_line
+from verified.report import Report, Reports, environment, record, results_problems, write
+
+TORCH_GPU = "2.11.0+cu130"  # the GPU machine's PyTorch; the pin is 2.13.0
+ON_DEVICE = {"paddle": None, "torch": TORCH_GPU}
+
+
+# -- the carried wheels ----------------------------------------------------------------------------
+
+
+def make_wheel(folder: Path, name: str, version: str, files: dict[str, str]) -> wheels.Wheel:
+    """A pure-Python wheel with ``files`` and its dist-info; returns its pin."""
+    path = folder / f"{name}-{version}-py3-none-any.whl"
+    info = f"{name}-{version}.dist-info"
+    with zipfile.ZipFile(path, "w") as archive:
+        for member, text in files.items():
+            archive.writestr(member, text)
+        archive.writestr(
+            f"{info}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+        )
+        archive.writestr(f"{info}/RECORD", "")
+    data = path.read_bytes()
+    return wheels.Wheel(name, version, hashlib.sha256(data).hexdigest(), len(data), "test")
+
+
+def test_unpacked_wheels_are_importable_with_their_metadata(tmp_path):
+    folder = tmp_path / "wheels"
+    folder.mkdir()
+    pins = (
+        make_wheel(folder, "alpha", "1.2.3", {"alpha/__init__.py": "VALUE = 7\n"}),
+        make_wheel(folder, "beta", "0.1", {"beta.py": "import alpha\nDOUBLE = alpha.VALUE * 2\n"}),
+    )
+    site = tmp_path / "site"
+    (site / "stale").mkdir(parents=True)  # left from an earlier run: removed
+    assert wheels.unpack(folder, site, pins) == site
+    assert not (site / "stale").exists()
+    code = (
+        "import beta, importlib.metadata as m\n"
+        "print(beta.DOUBLE, m.version('alpha'), m.version('beta'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={"PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split() == ["14", "1.2.3", "0.1"]
+
+
+def test_a_missing_changed_or_foreign_wheel_is_refused_naming_the_fetch_command(tmp_path):
+    folder = tmp_path / "wheels"
+    folder.mkdir()
+    pin = make_wheel(folder, "alpha", "1.0", {"alpha.py": ""})
+    with pytest.raises(
+        wheels.WheelError,
+        match=r"beta-2\.0-py3-none-any\.whl: missing.*fetch them with `python3 -m verified\.gpu fetch`",
+    ):
+        wheels.check(folder, (pin, wheels.Wheel("beta", "2.0", "0" * 64, 10, "test")))
+    wrong = wheels.Wheel("alpha", "1.0", "0" * 64, pin.size, "test")
+    with pytest.raises(wheels.WheelError, match="sha256 differs"):
+        wheels.check(folder, (wrong,))
+    with pytest.raises(wheels.WheelError, match="bytes, expected 1"):
+        wheels.check(folder, (wheels.Wheel("alpha", "1.0", pin.sha256, 1, "test"),))
+    (folder / "gamma-1.0-py3-none-any.whl").write_bytes(b"")
+    with pytest.raises(wheels.WheelError, match="gamma-1.0-py3-none-any.whl: not one of the kit's"):
+        wheels.check(folder, (pin,))
+
+
+@pytest.mark.parametrize(
+    ("member", "problem"),
+    [("../evil.py", "unsafe path"), ("alpha-1.0.data/scripts/run", "needs an installer")],
+)
+def test_wheels_that_need_more_than_unpacking_are_refused(tmp_path, member, problem):
+    folder = tmp_path / "wheels"
+    folder.mkdir()
+    pin = make_wheel(folder, "alpha", "1.0", {member: ""})
+    with pytest.raises(wheels.WheelError, match=problem):
+        wheels.unpack(folder, tmp_path / "site", (pin,))
+
+
+def test_the_pins_are_the_projects_and_satisfy_pytest():
+    """pytest and packaging as pyproject.toml pins them; pytest's own requirements met by the
+    other wheels (read from the pytest this test runs on, the same release)."""
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "dependency-groups"
+    ]
+    pinned = {w.name: w.version for w in wheels.WHEELS}
+    assert f"pytest=={pinned['pytest']}" in groups["test"]
+    assert f"packaging=={pinned['packaging']}" in groups["engine"]
+    assert metadata.version("pytest") == pinned["pytest"]
+    needed = [Requirement(text) for text in metadata.requires("pytest")]
+    needed = [
+        r
+        for r in needed
+        if not r.marker
+        or r.marker.evaluate({"python_version": "3.12", "sys_platform": "linux", "extra": ""})
+    ]
+    assert {r.name for r in needed} == set(pinned) - {"pytest"}
+    for req in needed:
+        assert req.specifier.contains(pinned[req.name]), f"{req} vs {pinned[req.name]}"
+    assert len({w.filename for w in wheels.WHEELS}) == len(wheels.WHEELS)
+    total = sum(w.size for w in wheels.WHEELS)
+    assert wheels.table().splitlines()[-1].split()[1] == f"{total:,}"
+
+
+def test_the_readme_names_the_device_call_and_lists_the_wheels():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Running on a GPU", 1)[1].split("\n## ", 1)[0]
+    assert "python3 -m verified.gpu fetch" in section
+    assert 'command="PYTHONUNBUFFERED=1 python3 -m verified.gpu"' in section
+    assert 'carry=["build/gpu-wheels"]' in section
+    assert "$OUT/gpu-nvidia-h200.json" in section and "results/gpu-nvidia-h200.json" in section
+    assert "python -m pytest snippets -k gpu" not in readme
+    for wheel in wheels.WHEELS:
+        assert f"| {wheel.name} | {wheel.version} | {wheel.size:,} |" in section, wheel.name
+    total = sum(w.size for w in wheels.WHEELS)
+    assert f"| total | | {total:,} |" in section
+
+
+# -- selecting the GPU cases ------------------------------------------------------------------------
+
+
+def test_the_plugin_keeps_only_the_gpu_cases_it_is_asked_for(pytester, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    make_snippets(pytester.path)
+    pytester.makeconftest('pytest_plugins = ["verified.pytest_plugin"]')
+    args = (
+        "snippets",
+        "--collect-only",
+        "-q",
+        "-p",
+        "verified.gpu.plugin",
+        "-p",
+        "no:cacheprovider",
+    )
+    result = pytester.runpytest_subprocess(*args)
+    lines = [line for line in result.outlines if "::" in line]
+    assert [line.split("::")[1] for line in lines] == [
+        "fixture.leaf[torch-gpu]",
+        "fixture.chain[torch-gpu]",
+    ]
+    result.stdout.fnmatch_lines(["*2/14 tests collected (12 deselected)*"])
+    both = pytester.runpytest_subprocess(*args, "--gpu-frameworks=paddle,torch")
+    assert len([line for line in both.outlines if "::" in line]) == 4
+    wrong = pytester.runpytest_subprocess(*args, "--gpu-frameworks=jax")
+    assert wrong.ret != 0
+    wrong.stderr.fnmatch_lines(["*--gpu-frameworks: 'jax' is not a comma-separated list*"])
+
+
+def test_a_capped_case_keeps_its_hashes_and_records(tmp_path):
+    snippets = make_snippets(tmp_path)
+    case = all_cases(snippets, VERSIONS)[("fixture.chain", "torch", "gpu")]
+    assert case.timeout == 120
+    short = capped(case, 45)
+    assert short.timeout == 45 and capped(case, 500).timeout == 120
+    assert short.hashes() == case.hashes() and short.source_hash() == case.source_hash()
+    env = env_for("torch", "gpu")
+    assert record(short, status="skipped", env=env) == record(case, status="skipped", env=env)
+
+
+def test_the_runner_stops_a_capped_gpu_case_at_the_cap(tmp_path, monkeypatch):
+    """With the engine's stand-in worker (tests/fakeworker.py) seeing a GPU: a case that never
+    answers is stopped at the cap, not at its declared 120 s."""
+    from verified.runner import Runner
+
+    monkeypatch.setenv("FAKE_WORKER_CUDA", "1")
+    grad = all_cases(make_snippets(tmp_path), VERSIONS)[("fixture.leaf", "torch", "gpu")]
+    claim = type(grad.claim)("hang", "error", grad.claim.path, grad.claim.statement, ("gpu",),
+                             grad.claim.raw)  # fmt: skip
+    hang = capped(Case(claim, "torch", "gpu", grad.spec, grad.version), 0.5)
+    runner = Runner(module="tests.fakeworker")
+    try:
+        started = time.monotonic()
+        observed = runner.observe(hang)
+    finally:
+        runner.close()
+    assert observed["harness_error"] == "timed out: no answer within 0.5 s (limit 0.5 s)"
+    assert time.monotonic() - started < 30
+
+
+# -- the kit's records and report ------------------------------------------------------------------
+
+
+def device_cases(snippets: Path) -> dict:
+    """The GPU cases as the GPU machine merges them: PyTorch 2.11, Paddle not installed."""
+    out = {}
+    for claim in discover(snippets):
+        if "gpu" not in claim.devices:
+            continue
+        out[(claim.id, "torch", "gpu")] = claim.case("torch", "gpu", TORCH_GPU)
+        spec, override = _merge(claim.raw, "paddle", "gpu", None)
+        out[(claim.id, "paddle", "gpu")] = Case(claim, "paddle", "gpu", spec, None, override)
+    return out
+
+
+@pytest.fixture
+def on_device(monkeypatch):
+    """This process as the GPU machine sees itself: PyTorch 2.11, no Paddle."""
+    monkeypatch.setattr(report_module, "installed", ON_DEVICE.get)
+    monkeypatch.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
+    monkeypatch.setattr(report_module, "cpu_model", lambda: "Test CPU")
+
+
+GPU_HOST = {"gpu": "NVIDIA H200", "driver": "580.159.04", "cuda_driver": "13.0", "torch": TORCH_GPU,
+            "cuda_runtime": "13.0", "cudnn": 91300, "gpus": 1}  # fmt: skip
+
+
+def torch_record(case, status="passed", reason=None) -> dict:
+    info = {"framework": "torch", "version": TORCH_GPU, "python": "3.12.3", "gpu": "NVIDIA H200",
+            "cuda": "13.0", "gpu_host": GPU_HOST}  # fmt: skip
+    observed = observed_for(case) if status == "passed" else None
+    return record(
+        case, status=status, env=environment(info, "gpu"), observed=observed, reason=reason
+    )
+
+
+def kit_report(snippets: Path, path: Path, torch_status="passed") -> dict:
+    """The report the kit writes on the GPU machine for the fixture claims."""
+    cases = device_cases(snippets)
+    records = [torch_record(c, torch_status) for k, c in cases.items() if k[1] == "torch"]
+    records += kit.not_installed_records(cases, ["torch"])
+    report = write(records, path, name=path.stem, snippets=snippets, versions=ON_DEVICE)
+    report["host"] = kit.host_block(report["claims"], "8.4.2")
+    path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return report
+
+
+def test_cases_of_a_framework_not_installed_are_skipped_saying_so(tmp_path, on_device):
+    snippets = make_snippets(tmp_path)
+    cases = device_cases(snippets)
+    records = kit.not_installed_records(cases, ["torch"])
+    assert [(r["id"], r["framework"], r["status"]) for r in records] == [
+        ("fixture.leaf", "paddle", "skipped"),
+        ("fixture.chain", "paddle", "skipped"),
+    ]
+    rec = records[0]
+    assert rec["reason"] == (
+        "PaddlePaddle is not installed on this machine: only the GPU cases of PyTorch ran here"
+    )
+    assert rec["skip"] == {"code": "not_installed", "version": None}
+    assert rec["env"]["version"] is None and rec["env"]["device"] == "gpu"
+    assert rec["hashes"]["version"] is None
+
+
+def test_a_kit_report_is_checked_against_the_declared_cases(tmp_path, on_device):
+    snippets = make_snippets(tmp_path)
+    cases = device_cases(snippets)
+    report = kit_report(snippets, tmp_path / "results" / "gpu-nvidia-h200.json")
+    assert run_problems(report, cases, installed=ON_DEVICE, cuda=True) == []
+    assert report["host"]["gpu"]["driver"] == "580.159.04" and report["host"]["cores"] >= 1
+
+    def problems_after(change) -> list[str]:
+        doctored = json.loads(json.dumps(report))
+        change(doctored["claims"])
+        return run_problems(doctored, cases, installed=ON_DEVICE, cuda=True)
+
+    def paddle_passed(claims):
+        next(r for r in claims if r["framework"] == "paddle")["status"] = "passed"
+
+    assert problems_after(paddle_passed) == [
+        "fixture.leaf[paddle-gpu]: paddle is not installed, yet the case is passed (skip code "
+        "'not_installed'), not skipped as not installed",
+        "fixture.leaf[paddle-gpu]: passed, but its environment names no GPU",
+    ]
+    assert problems_after(lambda claims: claims.pop()) == ["fixture.chain[torch-gpu]: no record"]
+    assert problems_after(lambda claims: claims.append(dict(claims[0]))) == [
+        "fixture.leaf[paddle-gpu]: 2 records"
+    ]
+
+    def on_the_cpu(claims):
+        next(r for r in claims if r["framework"] == "torch")["device"] = "cpu"
+
+    assert problems_after(on_the_cpu)[0] == "fixture.leaf[torch-cpu]: not a declared GPU case"
+
+    def other_release(claims):
+        next(r for r in claims if r["framework"] == "torch")["env"]["version"] = "2.13.0+cpu"
+
+    assert problems_after(other_release) == [
+        "fixture.leaf[torch-gpu]: ran on torch 2.13.0+cpu, but 2.11.0+cu130 is installed"
+    ]
+    assert run_problems(report, cases, installed=ON_DEVICE, cuda=False) == [
+        "fixture.leaf[torch-gpu]: passed on a machine without CUDA",
+        "fixture.chain[torch-gpu]: passed on a machine without CUDA",
+    ]
+    assert run_problems({**report, "host": {}}, cases, installed=ON_DEVICE, cuda=True)[0] == (
+        "host: no 'gpu'"
+    )
+
+
+# -- committed GPU reports and how the site shows them ---------------------------------------------
+
+
+def test_a_committed_gpu_report_from_another_release_is_fresh_and_shown_as_its_own(
+    tmp_path, monkeypatch
+):
+    snippets = make_snippets(tmp_path)
+    docs = make_docs(tmp_path)
+    results = tmp_path / "results"
+    with monkeypatch.context() as device:  # written on the GPU machine
+        device.setattr(report_module, "installed", ON_DEVICE.get)
+        device.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
+        device.setattr(report_module, "cpu_model", lambda: "Test CPU")
+        kit_report(snippets, results / "gpu-nvidia-h200.json")
+    live = []  # this machine's report: CPU cases passed, GPU ones skipped (no CUDA)
+    for case in all_cases(snippets, VERSIONS).values():
+        if case.device == "cpu":
+            live.append(
+                record(
+                    case, status="passed", env=env_for(case.framework), observed=observed_for(case)
+                )
+            )
+        else:
+            rec = record(case, status="skipped", env=env_for(case.framework), reason="no GPU here")
+            rec["skip"] = {"code": "no_cuda" if case.framework == "torch" else "cpu_build",
+                           "version": VERSIONS[case.framework]}  # fmt: skip
+            live.append(rec)
+    write(live, tmp_path / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    # read here, where Paddle 3.3.1 and PyTorch 2.13.0 are installed
+    assert results_problems(results, snippets, []) == []
+    reports = Reports(tmp_path / "build" / "claims.json", results, snippets, VERSIONS)
+    gpu = Report(results / "gpu-nvidia-h200.json", live=False, snippets=snippets)
+    assert gpu.stale() == []  # PyTorch's records are 2.11's, Paddle's were merged for none
+    rec = reports.get("fixture.chain", "torch", "gpu")
+    assert rec["env"]["version"] == TORCH_GPU and rec["env"]["gpu_host"]["driver"] == "580.159.04"
+    en = verification_page(reports, "en", docs)
+    assert "| gpu-nvidia-h200 | torch 2.11.0 | GPU (NVIDIA H200) | 3.12.3 | Test CPU |" in en
+    assert "torch 2.11.0 · NVIDIA H200 · 2026-12-01" in en
+    assert "⟳ stale:" not in en and "✗ failed:" not in en
+    assert (
+        "- PaddlePaddle: not installed on the machine of the GPU run (python3 -m verified.gpu), "
+        "where only the other framework ran"
+    ) in en
+    zh = verification_page(reports, "zh", docs)
+    assert (
+        "- 飞桨：进行 GPU 运行（python3 -m verified.gpu）的机器上没有安装，那里只运行了另一个框架"
+        in zh
+    )
+    line = verified_line(reports, "en")
+    assert "PyTorch 2.13.0 on CPU" in line and "GPU: PyTorch 2.11.0 (NVIDIA H200). " in line
+
+
+def test_what_makes_a_committed_gpu_report_unfit(tmp_path, monkeypatch):
+    snippets = make_snippets(tmp_path)
+    path = tmp_path / "results" / "gpu-nvidia-h200.json"
+
+    def written(torch_status="passed", name=None):
+        with monkeypatch.context() as device:
+            device.setattr(report_module, "installed", ON_DEVICE.get)
+            kit_report(snippets, path, torch_status)
+        if name:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            path.write_text(json.dumps({**data, "name": name}), encoding="utf-8")
+        return report_problems(path, snippets)
+
+    assert written() == []
+    assert written(name="gpu") == [
+        "results/gpu-nvidia-h200.json: its name is 'gpu', not 'gpu-nvidia-h200'"
+    ]
+    failed = written("failed")
+    assert len(failed) == 2 and failed[0].startswith(
+        "results/gpu-nvidia-h200.json: fixture.leaf[torch-gpu] failed on NVIDIA H200 with torch "
+        "2.11.0+cu130 (None): declare what the GPU does in the claim's expect.torch.gpu table"
+    )
+    assert written("skipped") == [
+        "results/gpu-nvidia-h200.json: no case passed on a GPU: not a GPU report to keep"
+    ]
+    written()
+    (snippets / "fixture" / "leaf_torch.py").write_text("# changed\n", encoding="utf-8")
+    assert report_problems(path, snippets) == []  # stale: shown as stale, refreshed on a GPU only
+    path.write_text("{", encoding="utf-8")
+    assert "is not valid JSON" in report_problems(path, snippets)[0]
+
+
+def test_gpu_facts_go_into_the_environment_of_gpu_records_only():
+    info = {"framework": "torch", "version": TORCH_GPU, "gpu": "NVIDIA H200", "gpu_host": GPU_HOST}
+    assert environment(info, "gpu")["gpu_host"] == GPU_HOST
+    assert "gpu_host" not in environment(info, "cpu")
+    assert "gpu_host" not in environment({**info, "gpu_host": None}, "gpu")
+
+
+def test_the_worker_reads_the_gpu_facts_in_its_setup(monkeypatch):
+    """With CUDA faked: the torch worker's setup() describes the GPU, driver and build."""
+    import torch
+
+    from verified import worker
+
+    real_nvml = worker.nvml_facts
+    props = SimpleNamespace(name="Fake H200", major=9, minor=0, total_memory=150 * 2**30,
+                            multi_processor_count=132)  # fmt: skip
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda i=0: "Fake H200")
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i=0: props)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(torch.backends.cudnn, "version", lambda: 91300)
+    monkeypatch.setattr(
+        worker, "nvml_facts", lambda: {"driver": "580.159.04", "cuda_driver": "13.0"}
+    )
+    info = worker.setup("torch", "cpu")
+    assert info["gpu"] == "Fake H200"
+    assert info["gpu_host"] == {
+        "driver": "580.159.04",
+        "cuda_driver": "13.0",
+        "gpu": "Fake H200",
+        "capability": "9.0",
+        "memory_bytes": 150 * 2**30,
+        "multiprocessors": 132,
+        "torch": torch.__version__,
+        "torch_git": torch.version.git_version,
+        "cuda_runtime": torch.version.cuda,
+        "cudnn": 91300,
+        "gpus": 1,
+    }
+
+    def broken(i=0):
+        raise RuntimeError("no device properties")
+
+    monkeypatch.setattr(torch.cuda, "get_device_properties", broken)
+    facts = worker.gpu_host("torch")
+    assert facts["unread"] == {"gpu": "RuntimeError: no device properties"} and "gpu" not in facts
+    assert facts["driver"] == "580.159.04"
+    nvml = real_nvml()  # {} without an NVIDIA driver (here), else what the driver says
+    assert set(nvml) <= {"driver", "cuda_driver"} and all(nvml.values())
+
+
+# -- the summary, the exit status, the deadline --------------------------------------------------
+
+
+def outcome(records, **changes) -> kit.Outcome:
+    fields = {
+        "name": "nvidia-h200",
+        "records": records,
+        "expected": ["a[torch-gpu]", "b[torch-gpu]", "a[paddle-gpu]"],
+        "report": "results/gpu-nvidia-h200.json",
+        "copy": "$OUT/gpu-nvidia-h200.json",
+        "log": "build/gpu/pytest.log",
+        "wall_s": 83.4,
+        "deadline_s": 270.0,
+        "stopped": False,
+        "host": {
+            "gpu": GPU_HOST,
+            "cpu": "AMD EPYC 9454",
+            "cores": 16,
+            "usable_cores": 16,
+            "python": "3.12.3",
+            "pytest": "9.2.0",
+            "machine_pytest": "8.3.5",
+        },  # fmt: skip
+        "pytest_rc": 1,
+        "log_tail": "E   boom\n1 failed",
+    }
+    return kit.Outcome(**{**fields, **changes})
+
+
+def rec(cid, fw, status, reason=None, code=None) -> dict:
+    return {"id": cid, "framework": fw, "device": "gpu", "status": status, "reason": reason,
+            "skip": {"code": code} if code else None}  # fmt: skip
+
+
+def test_the_summary_says_everything_in_one_screen():
+    records = [
+        rec("a", "torch", "passed"),
+        rec("b", "torch", "failed", "bytes: expected 1,024 ± 0, observed 1,536\nTraceback …"),
+        rec(
+            "a",
+            "paddle",
+            "skipped",
+            "PaddlePaddle is not installed on this machine",
+            "not_installed",
+        ),
+    ]
+    text = kit.summary(outcome(records))
+    assert text == textwrap.dedent(
+        """\
+        GPU run gpu-nvidia-h200
+          NVIDIA H200 ×1, driver 580.159.04 (CUDA 13.0); build 2.11.0+cu130 (CUDA 13.0, cuDNN 91300)
+          AMD EPYC 9454 (16 of 16 cores); Python 3.12.3; pytest 9.2.0 (the machine's: 8.3.5)
+        PaddlePaddle: 1 skipped
+        PyTorch: 1 failed, 1 passed
+        failed (1):
+          b[torch-gpu]: bytes: expected 1,024 ± 0, observed 1,536
+        skipped:
+          PaddlePaddle, 1 case: PaddlePaddle is not installed on this machine
+        report: results/gpu-nvidia-h200.json (3 cases), copied to $OUT/gpu-nvidia-h200.json
+        pytest's log: build/gpu/pytest.log
+        wall time: 1 min 23 s"""
+    )
+    assert outcome(records).exit_code() == 1
+    assert outcome([records[0], records[2], rec("b", "torch", "passed")]).exit_code() == 0
+
+
+def test_the_summary_names_what_has_no_record_and_why():
+    records = [rec("a", "paddle", "skipped", "not installed", "not_installed")]
+    stopped = outcome(records, stopped=True, pytest_rc=2, wall_s=281.0)
+    text = kit.summary(stopped)
+    assert (
+        "no record (2; the 4 min 30 s deadline stopped pytest): a[torch-gpu], b[torch-gpu]" in text
+    )
+    assert "end of pytest's log:\n  | E   boom\n  | 1 failed" in text
+    assert text.endswith("wall time: 4 min 41 s (stopped at the deadline)")
+    assert stopped.exit_code() == 2
+    crashed = kit.summary(outcome(records, pytest_rc=4, copy=None, host={"no_gpu": "no CUDA"}))
+    assert "no record (2; pytest exited with code 4)" in crashed
+    assert "no GPU: no CUDA" in crashed and "copied" not in crashed
+
+
+def test_past_the_deadline_the_run_is_interrupted_and_what_it_started_is_killed(tmp_path):
+    """A stand-in for pytest: it starts a child in a session of its own (as the engine starts
+    its workers), and on Ctrl-C waits for that child before it writes its report."""
+    script = tmp_path / "stand_in.py"
+    script.write_text(
+        textwrap.dedent(
+            """\
+            import subprocess, sys, time
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
+                                     start_new_session=True)
+            print(child.pid, flush=True)
+            try:
+                time.sleep(600)
+            except KeyboardInterrupt:
+                child.wait()  # as pytest's session end waits for its lanes
+                print("report written", flush=True)
+                sys.exit(2)
+            """
+        ),
+        encoding="utf-8",
+    )
+    log = tmp_path / "log"
+    started = time.monotonic()
+    rc, stopped = kit.run_with_deadline(
+        [sys.executable, str(script)], env={}, cwd=tmp_path, log=log, deadline=2, grace=20
+    )
+    took = time.monotonic() - started
+    assert (rc, stopped) == (2, True) and took < 10
+    pid, written = log.read_text().split("\n", 1)
+    assert written.strip() == "report written"
+    assert not Path(f"/proc/{pid}").exists()  # killed, and reaped by the stand-in
+    assert kit.run_with_deadline(
+        [sys.executable, "-c", "print('quick')"], env={}, cwd=tmp_path, log=log, deadline=30
+    ) == (0, False)
+    assert log.read_text() == "quick\n"
+
+
+def test_report_names_come_from_the_gpu():
+    assert kit.slug("NVIDIA H200") == "nvidia-h200"
+    assert kit.slug("NVIDIA GeForce RTX 4090 (24 GB)") == "nvidia-geforce-rtx-4090-24-gb"
+    assert kit.NAME.match("nvidia-h200") and not kit.NAME.match("../x")
+    assert re.fullmatch(r"[\w.-]+", kit.slug("Tesla V100-SXM2-16GB"))
+
+
+def test_the_command_refuses_to_start_without_its_wheels_or_with_a_bad_name(tmp_path):
+    def kit_command(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "verified.gpu", *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    missing = kit_command("--wheels", str(tmp_path))
+    assert missing.returncode == 2
+    assert "pytest-9.2.0-py3-none-any.whl: missing" in missing.stderr
+    assert "fetch them with `python3 -m verified.gpu fetch`" in missing.stderr
+    bad = kit_command("run", "--name", "../x")
+    assert bad.returncode == 2 and "--name '../x'" in bad.stdout
+    listed = kit_command("wheels")
+    assert listed.returncode == 0 and listed.stdout == wheels.table() + "\n"
