@@ -332,7 +332,9 @@ def test_a_committed_gpu_report_from_another_release_is_fresh_and_shown_as_its_o
         device.setattr(report_module, "installed", ON_DEVICE.get)
         device.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
         device.setattr(report_module, "cpu_model", lambda: "Test CPU")
+        report_module.host.cache_clear()  # the host block names the device machine's processor
         kit_report(snippets, results / "gpu-nvidia-h200.json")
+    report_module.host.cache_clear()
     live = []  # this machine's report: CPU cases passed, GPU ones skipped (no CUDA)
     for case in all_cases(snippets, VERSIONS).values():
         if case.device == "cpu":
@@ -355,7 +357,7 @@ def test_a_committed_gpu_report_from_another_release_is_fresh_and_shown_as_its_o
     rec = reports.get("fixture.chain", "torch", "gpu")
     assert rec["env"]["version"] == TORCH_GPU and rec["env"]["gpu_host"]["driver"] == "580.159.04"
     en = verification_page(reports, "en", docs)
-    assert "| gpu-nvidia-h200 | torch 2.11.0 | GPU (NVIDIA H200) | 3.12.3 | Test CPU |" in en
+    assert "| gpu-nvidia-h200 | torch 2.11.0 | GPU (NVIDIA H200) | 3.12.3 | Test CPU, " in en
     assert "torch 2.11.0 · NVIDIA H200 · 2026-12-01" in en
     assert "⟳ stale:" not in en and "✗ failed:" not in en
     assert (
