@@ -46,7 +46,42 @@ def install(session: nox.Session, *groups: str) -> None:
     if paddle:
         requirements = [r for r in requirements if not r.startswith("paddlepaddle==")]
         requirements.append(paddle)
+    # pip takes seconds to find that nothing is missing: the venv remembers what was installed
+    marker = Path(session.virtualenv.location) / ".autograd-installed.json"
+    wanted = json.dumps(sorted(requirements))
+    if not fresh(session) and marker.is_file() and marker.read_text(encoding="utf-8") == wanted:
+        session.log("the pinned requirements are installed already (--fresh reinstalls them)")
+        return
     session.install(*requirements)
+    marker.write_text(wanted, encoding="utf-8")
+
+
+def fresh(session: nox.Session) -> bool:
+    """`-- --fresh`, AUTOGRAD_FRESH=1 or CI: run everything again, reuse nothing."""
+    return (
+        "--fresh" in session.posargs
+        or os.environ.get("AUTOGRAD_FRESH") == "1"
+        or bool(os.environ.get("CI"))
+    )
+
+
+def stage(session: nox.Session, name: str, reads: list[str], *command: str, **kwargs) -> None:
+    """Run one stage of the tests, unless every input it reads (the working tree, the generated
+    files in ``reads``, the installed packages, Python and this host) is unchanged since it
+    last succeeded here (verified/stamps.py); record its stamp when it succeeds. With pytest
+    arguments other than --fresh, every stage runs."""
+    stamped = all(arg == "--fresh" for arg in session.posargs)
+    if stamped and not fresh(session):
+        said = session.run(
+            "python", "-m", "verified.stamps", "check", name, *reads, silent=True,
+            success_codes=[0, 1],
+        )  # fmt: skip
+        session.log(said.strip())
+        if "not run again" in said:
+            return
+    session.run(*command, **kwargs)
+    if stamped:
+        session.run("python", "-m", "verified.stamps", "record", name, *reads, silent=True)
 
 
 def build(session: nox.Session) -> None:
@@ -81,10 +116,15 @@ def tests(session: nox.Session) -> None:
     """Everything: claims, engine and parity tests, notebooks, strict site build, site checks."""
     install(session, "test")
     strict = {"AUTOGRAD_SHOW_FAILED": "0"}  # a failed claim fails the build here, always
-    session.run("pytest", "-m", PHASE_ONE, *session.posargs, env=strict)
-    session.run("python", "-m", "verified.notebooks", "build", env=strict)
-    session.run("python", "-m", "mkdocs", "build", "--strict", env=strict)
-    session.run("pytest", "-m", "site", "tests", *session.posargs, env=strict)
+    notebooks = ["docs/en/notebooks", "docs/zh/notebooks", "build/notebooks.json"]
+    stage(session, "claims-and-engine", ["build/claims.json"],
+          "pytest", "-m", PHASE_ONE, *session.posargs, env=strict)  # fmt: skip
+    stage(session, "notebooks", ["build/claims.json", *notebooks],
+          "python", "-m", "verified.notebooks", "build", env=strict)  # fmt: skip
+    stage(session, "site", ["build/claims.json", *notebooks, "site"],
+          "python", "-m", "mkdocs", "build", "--strict", env=strict)  # fmt: skip
+    stage(session, "site-tests", ["build/claims.json", *notebooks, "site"],
+          "pytest", "-m", "site", "tests", *session.posargs, env=strict)  # fmt: skip
 
 
 @nox.session(python="3.11")

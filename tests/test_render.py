@@ -812,3 +812,64 @@ def test_engine_reasons_in_the_page_language():
     )
     other = {"reason": "AttributeError: x"}
     assert unrunnable_text(other, "zh") == "AttributeError: x"
+
+
+# -- claims that failed on this machine (nox -s site) --------------------------------------------
+
+
+def failed_site(site):
+    """The fixture report with fixture.grad[torch-cpu] and fixture.leaf[torch-cpu] failed."""
+    root, snippets, _ = site
+    records = []
+    for rec in live_records(snippets):
+        if (rec["id"], rec["framework"], rec["device"]) in (
+            ("fixture.grad", "torch", "cpu"),
+            ("fixture.leaf", "torch", "cpu"),
+        ):
+            rec = {**rec, "status": "failed", "reason": "value: expected -16, observed -15"}
+            rec["observed"] = {**rec["observed"], "value": -15}
+        records.append(rec)
+    write(records, root / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    return site
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_failed_claim_is_refused_unless_the_site_shows_failures(site, lang):
+    root, snippets, docs = failed_site(site)
+    strict = Reports(root / "build" / "claims.json", root / "results", snippets, VERSIONS,
+                     failed_shown=False)  # fmt: skip
+    with pytest.raises(ReportError, match=r"claim fixture\.grad\[torch-cpu\] failed in "):
+        Page(strict, lang, f"{lang}/fixture.md", docs=docs).render(PAGE_EN)
+    shown = Reports(root / "build" / "claims.json", root / "results", snippets, VERSIONS,
+                    failed_shown=True)  # fmt: skip
+    page = Page(shown, lang, f"{lang}/fixture.md", docs=docs)
+    text = page.render(PAGE_EN)
+    assert set(page.failures) == {"fixture.grad[torch-cpu]", "fixture.leaf[torch-cpu]"}
+    observed = (
+        "观测值 <code>-15</code>；预期 <code>&#123;value: -16&#125;</code>"
+        if lang == "zh"
+        else ("observed <code>-15</code>; expected <code>&#123;value: -16&#125;</code>")
+    )
+    assert observed in text
+    assert 'class="claim-failed"' in text and "verification.md#c-fixture-grad-torch" in text
+    title = "本页有部分结果在本机上未通过" if lang == "zh" else "Some results on this page failed"
+    lines = text.split("\n")
+    assert lines[0] == "# Fixture" and lines[2].startswith(f'!!! failure "{title}')
+    assert (
+        "python -m pytest snippets -k 'fixture.grad[torch-cpu] or fixture.leaf[torch-cpu]'" in text
+    )
+    assert '!!! failure "✗ fixture.leaf"' in text  # the output block of the failed error claim
+    ok = Page(shown, lang, f"{lang}/fixture.md", docs=docs)
+    ok.render("# Fine\n\n{{ fixture.chain | paddle | bytes.out }}\n")
+    assert ok.failures == {}  # a page without failed claims gets no banner
+
+
+def test_a_page_without_the_setting_refuses_failed_claims(site, monkeypatch):
+    """The default comes from AUTOGRAD_SHOW_FAILED, and only "1" shows failures."""
+    root, snippets, docs = failed_site(site)
+    for value, shown in (("1", True), ("0", False), ("", False), ("yes", False)):
+        monkeypatch.setenv("AUTOGRAD_SHOW_FAILED", value)
+        reports = Reports(root / "build" / "claims.json", root / "results", snippets, VERSIONS)
+        assert reports.failed_shown is shown
+    monkeypatch.delenv("AUTOGRAD_SHOW_FAILED")
+    assert reports_of(site).failed_shown is False
