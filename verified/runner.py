@@ -433,7 +433,7 @@ def judge(case: Case, observed: dict) -> tuple[str, str | None]:
 
 
 MARGIN = 1.15  # default: how far beyond its own control a ratio must (faster) or may (similar) go
-MAX_NOISE = 1.10  # default: a control further from 1 than this is too noisy to judge
+MAX_NOISE = 1.20  # default: a control further from 1 than this is too noisy to judge
 
 
 def timing_problem(spec: dict, measured: dict) -> str | None:
