@@ -75,6 +75,9 @@ def expected_text(rec: dict, field: str) -> str | None:
     if name in ("bytes", "theoretical"):
         value = observed["bytes" if name == "bytes" else "theoretical_bytes"]
         return f"{(value[key] if key else value):,} "
+    if name == "mib":
+        value = observed["bytes"]
+        return f"{(value[key] if key else value) / 2**20:.2f} MiB"
     if name == "ratio":
         return f"{observed['ratio']:.2f}"
     if name == "repeat":

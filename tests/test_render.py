@@ -475,7 +475,7 @@ def test_statement_sections(tmp_path):
     )
     assert statement_sections(tmp_path, "en") == {
         "x.a": [
-            ("a.md", "", ""),
+            ("a.md", "Title {{ x.a | torch | value }}", "title--xa--torch--value-"),
             ("a.md", "Rule one", "rule-one"),
             ("a.md", "Rule one", "rule-one_1"),
         ],
@@ -530,7 +530,7 @@ def test_silent_table_needs_the_section_to_show_the_claim(site):
     )
     zh.write_text(original + "\n## 多出的一节\n", "utf-8")
     with pytest.raises(
-        ReportError, match=r"docs/zh/fixture.md has 3 sections, docs/en/fixture.md 2"
+        ReportError, match=r"docs/zh/fixture.md has 4 sections, docs/en/fixture.md 3"
     ):
         silent_table(reports_of(site), "zh", docs)
     en.write_text(original.replace("## A section", "## Other"), "utf-8")
@@ -785,3 +785,86 @@ def test_engine_reasons_in_the_page_language():
     )
     other = {"reason": "AttributeError: x"}
     assert unrunnable_text(other, "zh") == "AttributeError: x"
+
+
+# -- sections: an overview and sub-pages ------------------------------------------------------
+
+
+def test_statement_sections_of_sub_pages_and_their_title(tmp_path):
+    """Sub-pages of a section are pages too, named by their path; a sub-page's opening answer
+    (before its first H2) belongs to its title."""
+    page = tmp_path / "en" / "topic" / "sub.md"
+    page.parent.mkdir(parents=True)
+    page.write_text(
+        "# The `sub` page\n\n{{ x.a | torch | value }}\n\n## Evidence\n\n{{ x.b | torch | type }}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "en" / "notebooks").mkdir()
+    (tmp_path / "en" / "notebooks" / "x.md").write_text("{{ x.c | torch | value }}\n", "utf-8")
+    assert statement_sections(tmp_path, "en") == {
+        "x.a": [("topic/sub.md", "The sub page", "the-sub-page")],
+        "x.b": [("topic/sub.md", "Evidence", "evidence")],
+    }
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_sub_page_links_up_to_the_verification_page(site, lang):
+    """Links are relative to the page: from ``<lang>/topic/sub.md`` the report is one folder
+    up (MkDocs resolves page links against the page's own folder)."""
+    reports = reports_of(site)
+    deep = Page(reports, lang, f"{lang}/topic/sub.md")
+    value = deep.render("{{ fixture.grad | torch | value }}")
+    assert value.startswith("[<code>-16</code>](../verification.md#c-fixture-grad-torch)")
+    block = deep.render("{{ fixture.leaf | torch | output }}")
+    assert "](../verification.md#c-fixture-leaf-torch){ .claim-source" in block
+    line = deep.render("{{ fixture.grad | torch | value }}\n{{ verified }}").split("\n")[-1]
+    assert "](../verification.md)" in line and "](verification.md)" not in line
+    top = Page(reports, lang, f"{lang}/p.md").render("{{ verified }}")
+    assert "](verification.md)" in top
+    deeper = Page(reports, lang, f"{lang}/a/b/c.md").render("{{ fixture.grad | torch | value }}")
+    assert "](../../verification.md#" in deeper
+
+
+def as_section(docs, sub_en: str, sub_zh: str) -> None:
+    """docs/<lang>/fixture/: an overview and one sub-page, instead of fixture.md."""
+    for lang, sub in (("en", sub_en), ("zh", sub_zh)):
+        (docs / lang / "fixture.md").unlink()
+        (docs / lang / "fixture").mkdir()
+        (docs / lang / "fixture" / "index.md").write_text("# Fixture\n\nOverview.\n", "utf-8")
+        (docs / lang / "fixture" / "sub.md").write_text(sub, "utf-8")
+
+
+def test_silent_table_finds_the_section_on_a_sub_page(site):
+    _root, _snippets, docs = site
+    body = PAGE_EN.replace("# Fixture", "# Sub")
+    as_section(docs, body, body.replace("## A section", "## 一节"))
+    assert silent_table(reports_of(site), "en", docs).endswith(
+        "| [A section](fixture/sub.md#a-section) | Keep the loss. |"
+    )
+    assert "| [一节](fixture/sub.md#一节) | 保留损失。 |" in silent_table(reports_of(site), "zh", docs)
+    # the same anchor on two pages of the section: which one the row means is not clear
+    (docs / "en" / "fixture" / "index.md").write_text("# Fixture\n\n## A section\n", "utf-8")
+    with pytest.raises(ReportError, match=r"#a-section is on several pages of docs/en/fixture: "
+                       r"fixture/index.md, fixture/sub.md"):  # fmt: skip
+        silent_table(reports_of(site), "en", docs)
+    (docs / "en" / "fixture" / "index.md").write_text("# Fixture\n", "utf-8")
+    (docs / "en" / "fixture" / "sub.md").write_text(body.replace("## A section", "## B"), "utf-8")
+    with pytest.raises(ReportError, match=r"no section #a-section in docs/en/fixture/$"):
+        silent_table(reports_of(site), "en", docs)
+
+
+def test_the_verification_page_links_a_sections_overview(site):
+    _root, _snippets, docs = site
+    as_section(docs, PAGE_EN, PAGE_EN)
+    page = verification_page(reports_of(site), "en", docs)
+    assert "## [fixture](fixture/index.md)" in page
+    assert "[A section](fixture/sub.md#a-section)" in page
+
+
+def test_mib_field(site):
+    reports = reports_of(site)
+    rec = reports.get("fixture.chain", "paddle", "cpu")
+    assert field_value(rec, "mib", "out", "en", "x") == f"{2048 / 2**20:.2f} MiB"
+    assert field_value(rec, "mib", "out", "zh", "x") == f"{2048 / 2**20:.2f} MiB"
+    with pytest.raises(ReportError, match="no region 'nope'"):
+        field_value(rec, "mib", "nope", "en", "x")

@@ -35,6 +35,7 @@ VALUE_FIELDS = {
     "value",
     "bytes",
     "theoretical",
+    "mib",
     "ratio",
     "median_baseline",
     "median_candidate",
@@ -261,8 +262,8 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
             return code(exc["type"])
         lines = exc["message"].strip().splitlines()
         return code(lines[0] if lines else "")
-    if field_name in ("bytes", "theoretical"):
-        value = observed.get("bytes" if field_name == "bytes" else "theoretical_bytes")
+    if field_name in ("bytes", "theoretical", "mib"):
+        value = observed.get("theoretical_bytes" if field_name == "theoretical" else "bytes")
         if key is not None:
             if not isinstance(value, dict) or key not in value:
                 raise ReportError(f"{label}: no region {key!r} in {_keys(value)}")
@@ -271,6 +272,8 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
             raise ReportError(f"{label}: name a region, one of {sorted(value)}")
         if not isinstance(value, int):
             raise ReportError(f"{label}: no byte count observed")
+        if field_name == "mib":  # the articles' figure; the exact bytes are in the report
+            return f"{value / 2**20:.2f} MiB"
         return fmt_bytes(value, lang)
     if field_name == "ratio":
         return fmt_ratio(observed["ratio"], lang)
@@ -362,6 +365,12 @@ class Page:
     @property
     def t(self) -> dict:
         return TEXT[self.lang]
+
+    @property
+    def root(self) -> str:
+        """The way up from the page to its language's root: links to the verification page
+        are relative (``en/inplace/leaf-tensors.md`` -> ``../``)."""
+        return root_of(self.where)
 
     def entry(self, match: re.Match) -> Entry:
         return self.reports.entry(match["id"], match["fw"], match["dev"] or "cpu", where=self.where)
@@ -464,7 +473,7 @@ class Page:
             tooltip += self.t["observed"].format(value=observed)
         title = escape(tooltip).replace("&quot;", "'")
         return (
-            f"[{shown}](verification.md#{anchor(rec['id'], rec['framework'])})"
+            f"[{shown}]({self.root}verification.md#{anchor(rec['id'], rec['framework'])})"
             f'{{ .claim-value title="{title}" data-claim="{rec["id"]}" '
             f'data-framework="{rec["framework"]}" data-device="{rec["device"]}" '
             f'data-field="{key}" }}'
@@ -479,14 +488,20 @@ class Page:
             rec = entry.rec
             source = escape(self.tooltip(entry, "source"))
             out += (
-                f"\n\n[{source}](verification.md#{anchor(rec['id'], rec['framework'])})"
+                f"\n\n[{source}]({self.root}verification.md#{anchor(rec['id'], rec['framework'])})"
                 f'{{ .claim-source data-claim="{rec["id"]}" data-framework="{rec["framework"]}" '
                 f'data-device="{rec["device"]}" data-field="output" }}'
             )
         return out
 
     def verified_line(self) -> str:
-        return verified_line(self.reports, self.lang, self.claims_used or None)
+        line = verified_line(self.reports, self.lang, self.claims_used or None)
+        return line.replace("](verification.md)", f"]({self.root}verification.md)")
+
+
+def root_of(where: str) -> str:
+    """``../`` for each folder between a page (``<lang>/<path>.md``) and its language's root."""
+    return "../" * max(where.count("/") - 1, 0)
 
 
 def claim_by_id(reports: Reports, claim_id: str, label: str) -> Claim:
@@ -634,7 +649,8 @@ def releases_text(reports: Reports, claim_id: str, framework: str, lang: str, la
 
 def sections_of(page: Path):
     """(heading, anchor, line) for every line of a page outside code fences; heading and
-    anchor are those of the section (level 2 and below) the line belongs to."""
+    anchor are those of the section the line belongs to (its H1 until the first H2: a
+    page's opening conclusion belongs to the page's title)."""
     from pymdownx.slugs import slugify
 
     slug = slugify(case="lower")
@@ -649,7 +665,7 @@ def sections_of(page: Path):
                 fence = None
             continue
         match = HEADING.match(line)
-        if match and len(match[1]) >= 2:
+        if match:
             heading = re.sub(r"`([^`]*)`", r"\1", match[2])
             base = slug(heading, "-")
             count = seen_ids.get(base, 0)
@@ -658,13 +674,24 @@ def sections_of(page: Path):
         yield heading, ident, line
 
 
+GENERATED = ("notebooks", "figures")  # folders of docs/<lang>/ written by the build
+
+
+def pages_of(docs: Path, lang: str) -> list[Path]:
+    """The Markdown pages of a language, sub-pages of sections included, in path order."""
+    root = docs / lang
+    return sorted(p for p in root.rglob("*.md") if p.relative_to(root).parts[0] not in GENERATED)
+
+
 def statement_sections(docs: Path, lang: str) -> dict[str, list[tuple[str, str, str]]]:
-    """Claim id -> [(page, heading, anchor)] of every section of a page that uses it."""
+    """Claim id -> [(page, heading, anchor)] of every section of a page that uses it; the page
+    relative to ``docs/<lang>/`` (``inplace/leaf-tensors.md``)."""
     found: dict[str, list[tuple[str, str, str]]] = {}
-    for page in sorted((docs / lang).glob("*.md")):
+    for page in pages_of(docs, lang):
+        name = page.relative_to(docs / lang).as_posix()
         for heading, ident, line in sections_of(page):
             for m in PLACEHOLDER.finditer(line):
-                where = (page.name, heading, ident)
+                where = (name, heading, ident)
                 if where not in found.setdefault(m["id"], []):
                     found[m["id"]].append(where)
     return found
@@ -679,22 +706,42 @@ def anchors_of(page: Path) -> list[str]:
     return anchors
 
 
-def section_in(docs: Path, article: str, section: str, lang: str) -> str:
-    """A section's anchor in the page of ``lang``. Claims name sections by their English
-    anchor; the other language's page has the same sections in the same order (the parity test
+def article_pages(docs: Path, article: str, lang: str = "en") -> list[str]:
+    """An article's pages relative to ``docs/<lang>/``: ``<article>.md``, or the pages of the
+    section ``<article>/``, its overview ``index.md`` first."""
+    if (docs / lang / f"{article}.md").is_file():
+        return [f"{article}.md"]
+    folder = docs / lang / article
+    pages = sorted(p.relative_to(docs / lang).as_posix() for p in folder.glob("*.md"))
+    return sorted(pages, key=lambda page: not page.endswith("/index.md"))
+
+
+def section_in(docs: Path, article: str, section: str, lang: str) -> tuple[str, str]:
+    """The page and anchor of a section in the pages of ``lang``. Claims name sections by
+    their English anchor, found on one page of the article (or of its section); the other
+    language's page of the same path has the same sections in the same order (the parity test
     keeps it so), with its own anchors (Chinese headings make Chinese anchors)."""
-    english = anchors_of(docs / "en" / f"{article}.md")
-    if section not in english:
-        raise ReportError(f"silent failures: no section #{section} in docs/en/{article}.md")
+    pages = article_pages(docs, article)
+    holders = [p for p in pages if section in anchors_of(docs / "en" / p)]
+    if not holders:
+        where = pages[0] if pages == [f"{article}.md"] else f"{article}/"
+        raise ReportError(f"silent failures: no section #{section} in docs/en/{where}")
+    if len(holders) > 1:
+        raise ReportError(
+            f"silent failures: section #{section} is on several pages of docs/en/{article}: "
+            + ", ".join(holders)
+        )
+    page = holders[0]
+    english = anchors_of(docs / "en" / page)
     if lang == "en":
-        return section
-    here = anchors_of(docs / lang / f"{article}.md")
+        return page, section
+    here = anchors_of(docs / lang / page)
     if len(here) != len(english):
         raise ReportError(
-            f"silent failures: docs/{lang}/{article}.md has {len(here)} sections, "
-            f"docs/en/{article}.md {len(english)}"
+            f"silent failures: docs/{lang}/{page} has {len(here)} sections, "
+            f"docs/en/{page} {len(english)}"
         )
-    return here[english.index(section)]
+    return page, here[english.index(section)]
 
 
 SKIP_TEXT = {
@@ -831,7 +878,8 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
     claims = reports.claims
     for article in sorted({c.article for c in claims}):
         title = ARTICLES.get(article, {}).get(lang, article)
-        out += [f"## [{title}]({article}.md)", ""]
+        index = article_pages(docs, article, lang)[0]  # the article, or its overview
+        out += [f"## [{title}]({index})", ""]
         out.append(
             f"| {t['claim']} | {t['framework']} | {t['snippet']} | {t['cpu_col']} | "
             f"{t['gpu_col']} |"
@@ -971,12 +1019,14 @@ def silent_table(reports: Reports, lang: str, docs: Path) -> str:
     for claim, row, affected in silent_rows(reports):
         if sections is None:
             sections = statement_sections(docs, lang)
-        anchor_here = section_in(docs, claim.article, row["section"], lang)
-        heading = next((h for p, h, a in sections.get(claim.id, []) if a == anchor_here), None)
+        page, anchor_here = section_in(docs, claim.article, row["section"], lang)
+        heading = next(
+            (h for p, h, a in sections.get(claim.id, []) if (p, a) == (page, anchor_here)), None
+        )
         if heading is None:
             raise ReportError(
                 f"silent failures: claim {claim.id} names section {row['section']!r}, which "
-                f"does not use it in docs/{lang}/{claim.article}.md"
+                f"does not use it in docs/{lang}/{page}"
             )
         names = []
         for fw in affected:
@@ -984,7 +1034,7 @@ def silent_table(reports: Reports, lang: str, docs: Path) -> str:
         shown = (t["list_sep"]).join(names) or t["none"]
         out.append(
             f"| {cell(row['symptom'][lang])} | {shown} | "
-            f"[{cell(heading)}]({claim.article}.md#{anchor_here}) | "
+            f"[{cell(heading)}]({page}#{anchor_here}) | "
             f"{cell(row['fix'][lang])} |"
         )
     return "\n".join(out)
