@@ -841,7 +841,9 @@ def test_silent_table_finds_the_section_on_a_sub_page(site):
     assert silent_table(reports_of(site), "en", docs).endswith(
         "| [A section](fixture/sub.md#a-section) | Keep the loss. |"
     )
-    assert "| [一节](fixture/sub.md#一节) | 保留损失。 |" in silent_table(reports_of(site), "zh", docs)
+    assert "| [一节](fixture/sub.md#一节) | 保留损失。 |" in silent_table(
+        reports_of(site), "zh", docs
+    )
     # the same anchor on two pages of the section: which one the row means is not clear
     (docs / "en" / "fixture" / "index.md").write_text("# Fixture\n\n## A section\n", "utf-8")
     with pytest.raises(ReportError, match=r"#a-section is on several pages of docs/en/fixture: "
