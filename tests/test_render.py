@@ -308,7 +308,7 @@ def test_verified_line_in_both_languages(site):
     )
     assert verified_line(reports, "zh") == (
         "*经实际运行代码验证：飞桨 3.3.1 与 PyTorch 2.13.0，CPU（Test CPU），2026-12-01。"
-        "GPU：本页未运行。详见[验证报告](verification.md)。*"
+        "GPU 用例：本次构建未运行。详见[验证报告](verification.md)。*"
     )
 
 
@@ -326,7 +326,9 @@ def test_verified_line_names_the_releases_and_gpu_runs(site):
     assert "GPU: not run for this page" in verified_line(reports, "en", {"fixture.grad"})
     assert "2.6.2" in verified_line(reports, "en", {"fixture.grad"})
     zh = verified_line(reports, "zh")
-    assert "；同样的断言还在飞桨 2.6.2–3.3.1 上运行过。GPU：PyTorch 2.13.0（NVIDIA H200）。" in zh
+    assert (
+        "；同样的断言还在飞桨 2.6.2–3.3.1 上运行过。GPU 用例：PyTorch 2.13.0（NVIDIA H200）。" in zh
+    )
     page = Page(reports, "en", "p")
     rendered = page.render("{{ verified }}\n{{ fixture.chain | torch@gpu | bytes.out }}")
     assert "GPU: PyTorch 2.13.0 (NVIDIA H200)" in rendered
@@ -501,7 +503,7 @@ def test_silent_table_names_the_frameworks_the_run_observed(site):
     write(live_records(snippets, both), root / "build" / "claims.json", snippets=snippets,
           versions=VERSIONS)  # fmt: skip
     table = silent_table(reports_of(site), "zh", docs)
-    assert table.splitlines()[0] == "| 症状 | 受影响的框架 | 详见 | 修正方法 |"
+    assert table.splitlines()[0] == "| 症状 | 受影响的框架 | 演示章节 | 修正方法 |"
     assert (
         "| 损失丢失。 | [飞桨](verification.md#c-fixture-launch-paddle)、"
         "[PyTorch](verification.md#c-fixture-launch-torch) | [A section](fixture.md#a-section) | 保留损失。 |"
@@ -870,3 +872,29 @@ def test_mib_field(site):
     assert field_value(rec, "mib", "out", "zh", "x") == f"{2048 / 2**20:.2f} MiB"
     with pytest.raises(ReportError, match="no region 'nope'"):
         field_value(rec, "mib", "nope", "en", "x")
+
+
+def test_booleans_in_the_page_language(site):
+    """True and False in a Chinese sentence are 是 and 否 (the raw value in the tooltip); an
+    English page shows them as Python writes them."""
+    reports = reports_of(site)
+    rec = reports.get("fixture.launch", "torch", "cpu")
+    value = rec["observed"]["value"]
+    key = next(k for k, v in value.items() if isinstance(v, bool))
+    zh = Page(reports, "zh", "zh/p.md").render(f"{{{{ fixture.launch | torch | value.{key} }}}}")
+    shown = {True: "是", False: "否"}[value[key]]
+    assert zh.startswith(f"[{shown}](verification.md#") and f"观测值：{value[key]}" in zh
+    en = Page(reports, "en", "en/p.md").render(f"{{{{ fixture.launch | torch | value.{key} }}}}")
+    assert en.startswith(f"[<code>{value[key]}</code>](verification.md#")
+
+
+def test_stale_reasons_in_the_page_language():
+    from verified.render import stale_text
+
+    reason = "the snippet, a file it reads or the expectation changed since it ran"
+    assert stale_text(reason, "en") == reason
+    assert stale_text(reason, "zh") == "那次运行之后，代码片段、它读取的文件或预期有改动"
+    assert stale_text("ran on torch 2.2.2, expected 2.13.0", "zh") == (
+        "运行于 torch 2.2.2，应为 2.13.0"
+    )
+    assert stale_text("something new", "zh") == "something new"

@@ -53,6 +53,10 @@ TEXT = {
         "download": "download .ipynb",
         "page_download": "Download this notebook (.ipynb)",
         "colon": ": ",
+        # mkdocs-jupyter's copy buttons say "Copy to Clipboard" and "Copied!" in every language;
+        # these are Material's own words for its copy buttons (partials/languages/*.html)
+        "copy": "Copy to clipboard",
+        "copied": "Copied to clipboard",
     },
     "zh": {
         "title": "在 Jupyter 中运行",
@@ -61,6 +65,8 @@ TEXT = {
         "download": "下载 .ipynb",
         "page_download": "下载此笔记本（.ipynb）",
         "colon": "：",
+        "copy": "复制",
+        "copied": "已复制",
     },
 }
 
@@ -376,6 +382,10 @@ def on_page_content(html_content, page, config, files):
             html_content,
         )
     text = TEXT.get(_lang(page), TEXT["en"])
+    html_content = html_content.replace(
+        '<span class="notice" hidden>Copied!</span>',
+        f'<span class="notice" hidden>{html.escape(text["copied"])}</span>',
+    ).replace('aria-label="Copy to Clipboard"', f'aria-label="{html.escape(text["copy"])}"')
     name = PurePosixPath(page.file.src_uri).name
     link = (
         f'<p class="notebook-download"><a href="{html.escape(name)}" download="{html.escape(name)}">'

@@ -113,10 +113,10 @@ TEXT = {
     "zh": {
         "output": "输出",
         "bytes": "字节",
-        "verified": "经实际运行代码验证：{live}{releases}。GPU：{gpu}。详见[验证报告](verification.md)。",
+        "verified": "经实际运行代码验证：{live}{releases}。GPU 用例：{gpu}。详见[验证报告](verification.md)。",
         "live": "{versions}，{device}，{date}",
         "releases": "；同样的断言还在 {ranges} 上运行过",
-        "gpu_none": "本页未运行",
+        "gpu_none": "本次构建未运行",
         "gpu_some": "{runs}",
         "and": " 与 ",
         "list_sep": "、",
@@ -162,7 +162,7 @@ TEXT = {
         "none": "无",
         "silent_symptom": "症状",
         "silent_affected": "受影响的框架",
-        "silent_section": "详见",
+        "silent_section": "演示章节",
         "silent_fix": "修正方法",
         "no_silent": "本次运行中，{framework} 没有出现静默错误",
     },
@@ -172,8 +172,8 @@ TEXT = {
 NAMES = {"en": FRAMEWORK_NAMES, "zh": {"paddle": "飞桨", "torch": "PyTorch"}}
 
 ARTICLES = {
-    "inplace": {"en": "In-place operations", "zh": "原位操作"},
-    "accumulation": {"en": "Gradient accumulation", "zh": "梯度累积"},
+    "inplace": {"en": "In-place operations", "zh": "原位（Inplace）操作"},
+    "accumulation": {"en": "Gradient accumulation", "zh": "梯度累积（又称梯度累加）"},
 }
 
 
@@ -306,6 +306,9 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
 
 
 ENGLISH_PHRASE = re.compile(r"\b[A-Za-z]{2,} [A-Za-z]{2,}\b")
+# True and False are Python in a Chinese sentence: a zh page says 是 and 否 (the raw value stays
+# in the tooltip)
+BOOLEANS = {"zh": {True: "是", False: "否"}}
 
 
 def observed_value(rec: dict, key: str | None):
@@ -443,6 +446,8 @@ class Page:
             return [self.worded(rec, item, label) for item in raw]
         if isinstance(raw, dict):
             return {k: self.worded(rec, v, label) for k, v in raw.items()}
+        if isinstance(raw, bool):
+            return BOOLEANS.get(self.lang, {}).get(raw, raw)
         if not isinstance(raw, str) or not ENGLISH_PHRASE.search(raw):
             return raw
         article = rec["id"].split(".", 1)[0]
@@ -801,7 +806,7 @@ def summary(entry: Entry, lang: str) -> str:
     if status == "skipped":
         return f"— {t['status']['skipped']}"
     if status == "stale":
-        return f"⟳ {t['status']['stale']}: {escape(entry.stale)}"
+        return f"⟳ {t['status']['stale']}{t['colon']}{escape(stale_text(entry.stale, lang))}"
     if status == "failed":
         return f"✗ {t['status']['failed']}: {escape(str(rec.get('reason') or '')[:200])}<br>{env}"
     if status == "not-runnable":
@@ -831,6 +836,32 @@ def summary(entry: Entry, lang: str) -> str:
         shown = fmt_ratio(obs["ratio"], lang) + (" " if lang == "en" else "")
         shown += t["paren"].format(f"{label}{t['colon']}{times}")
     return f"✓ {shown}<br>{env}"
+
+
+STALE_TEXT = {  # the reasons verified.report.staleness gives, in the other languages
+    "zh": {
+        "the claim or this framework/device no longer exists": "这条断言或这个框架、设备已不存在",
+        "the engine code changed since it ran": "那次运行之后，引擎代码有改动",
+        "the snippet, a file it reads or the expectation changed since it ran": (
+            "那次运行之后，代码片段、它读取的文件或预期有改动"
+        ),
+        "its hash does not match the current sources": "它的哈希值与当前源文件不符",
+    }
+}
+RAN_ON = re.compile(r"^ran on (?P<framework>\S+) (?P<ran>\S+), expected (?P<expected>\S+)$")
+
+
+def stale_text(reason: str, lang: str) -> str:
+    """Why a record is stale, in the page's language (the report words it in English)."""
+    if lang == "en":
+        return reason
+    table = STALE_TEXT.get(lang, {})
+    if reason in table:
+        return table[reason]
+    match = RAN_ON.match(reason)
+    if match and lang == "zh":
+        return f"运行于 {match['framework']} {match['ran']}，应为 {match['expected']}"
+    return reason
 
 
 def shorten(text: str, width: int) -> str:
@@ -971,7 +1002,7 @@ def release_matrix(reports: Reports, lang: str) -> list[str]:
                 elif status == "failed":
                     note = escape(str(entry.rec.get("reason"))[:300])
                 elif status == "stale":
-                    note = escape(entry.stale)
+                    note = escape(stale_text(entry.stale, lang))
                 mark = MARKS.get(status, status)
                 if note:
                     if note not in notes:
