@@ -402,7 +402,10 @@ def test_verification_page_rows_say_where_each_result_ran(site):
     assert "`fixture/launch_torch.py`<br>`fixture/data.json`<br>`fixture/work_torch.py`" in page
     assert "Shown in: not shown on a page" in page  # fixture.speed
     assert "✓ 2.00× (medians: 4.00 ms / 2.00 ms)" in page
-    assert "out: 2,048 / 2,048<br>inplace: 0 / 0 B (measured / theoretical)" in page
+    assert (
+        "<code>out</code>: 2,048 / 2,048<br><code>inplace</code>: 0 / 0 B (measured / theoretical)"
+        in page
+    )
     assert "| this build | paddle 3.3.1, torch 2.13.0 | CPU | 3.11.7 | Test CPU |" in page
     # GPU cells say "not run"; the reasons are listed once, in the page's language
     assert page.count("— not run |") == 4 and page.count("no_cuda") == 0
@@ -898,3 +901,24 @@ def test_stale_reasons_in_the_page_language():
         "运行于 torch 2.2.2，应为 2.13.0"
     )
     assert stale_text("something new", "zh") == "something new"
+
+
+def test_a_single_english_word_the_table_words(site):
+    """A one-word outcome ("error") is worded when the table has it, and shown as observed when
+    it does not (a name such as "None" is not prose)."""
+    root, snippets, _ = site
+
+    def word(case, observed):
+        if case.claim.id == "fixture.launch":
+            observed["value"]["outcome"] = "error"
+
+    write(live_records(snippets, word), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    markdown = "{{ fixture.launch | torch | value.outcome }}"
+    plain = Page(reports_of(site), "zh", "p", provenance=False)
+    assert plain.render(markdown) == "<code>error</code>"
+    (snippets / "fixture" / "values.zh.toml").write_text('"error" = "报错"\n', "utf-8")
+    assert Page(reports_of(site), "zh", "p", provenance=False).render(markdown) == "报错"
+    assert Page(reports_of(site), "en", "p", provenance=False).render(markdown) == (
+        "<code>error</code>"
+    )

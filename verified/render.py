@@ -448,10 +448,14 @@ class Page:
             return {k: self.worded(rec, v, label) for k, v in raw.items()}
         if isinstance(raw, bool):
             return BOOLEANS.get(self.lang, {}).get(raw, raw)
-        if not isinstance(raw, str) or not ENGLISH_PHRASE.search(raw):
+        if not isinstance(raw, str):
             return raw
         article = rec["id"].split(".", 1)[0]
         table = value_words(self.reports.snippets / article, self.lang)
+        if raw in table:  # a phrase, or a single word the table words ("error")
+            return table[raw]
+        if not ENGLISH_PHRASE.search(raw):
+            return raw
         if raw not in table:
             path = f"snippets/{article}/values.{self.lang}.toml"
             raise ReportError(
@@ -822,7 +826,8 @@ def summary(entry: Entry, lang: str) -> str:
     elif kind == "memory":
         got, theo = obs["bytes"], obs["theoretical_bytes"]
         if isinstance(got, dict):
-            shown = "<br>".join(f"{escape(k)}: {got[k]:,} / {theo[k]:,}" for k in got)
+            # region names are identifiers from claims.toml: shown as code, in every language
+            shown = "<br>".join(f"{code(k)}: {got[k]:,} / {theo[k]:,}" for k in got)
         else:
             shown = f"{got:,} / {theo:,}"
         shown += " " + ("B (measured / theoretical)" if lang == "en" else "字节（实测 / 理论值）")
