@@ -294,6 +294,42 @@ def test_article_links_its_notebooks_in_its_language(article, lang):
     assert label in text
 
 
+@pytest.mark.parametrize(
+    ("article", "lang"),
+    [(a, lang) for a in nbs.articles() for lang in nbs.LANGS],
+    ids=[f"{lang}/{a}" for a in nbs.articles() for lang in nbs.LANGS],
+)
+def test_sub_pages_link_their_heading_in_the_notebook(article, lang):
+    """Every sub-page of a section offers the section's notebooks; "view" opens the notebook at
+    the heading the sub-page's title became, and that heading exists on the notebook page."""
+    pages = nbs.section_pages(article, lang)[1:]
+    if not pages:
+        pytest.fail(f"{lang}/{article} is not a section (no sub-pages)")
+    problems = []
+    for page in pages:
+        html = site_dir(lang) / page.removesuffix(".md") / "index.html"
+        text = html.read_text(encoding="utf-8")
+        for fw in FRAMEWORKS:
+            stem = f"{article}-{fw}"
+            if f'href="../../notebooks/{stem}/{stem}.ipynb" download' not in text:
+                problems.append(f"{page}: no download link for {fw}")
+            views = re.findall(rf'href="\.\./\.\./notebooks/{stem}/#([^"]+)"', text)
+            if not views:
+                problems.append(f"{page}: no view link to a heading of {stem}")
+                continue
+            target = (site_dir(lang) / "notebooks" / stem / "index.html").read_text("utf-8")
+            anchor = html_unescape(views[0])
+            if f'id="{anchor}"' not in target:
+                problems.append(f"{page}: the notebook page {stem} has no heading #{anchor}")
+    assert not problems, "\n".join(problems)
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)
+
+
 # -- reproducibility --------------------------------------------------------------------------
 
 
