@@ -47,12 +47,18 @@ def shown(value) -> str:
     return str(value)
 
 
+YES_NO = {True: "是", False: "否"}  # how a zh page says True and False
+
+
 def reword(value, words: dict):
-    """Every string of a value that the table words, in its words (dict keys stay)."""
+    """Every string of a value that the table words, in its words (dict keys stay); True and
+    False as a zh page says them."""
     if isinstance(value, list):
         return [reword(v, words) for v in value]
     if isinstance(value, dict):
         return {k: reword(v, words) for k, v in value.items()}
+    if isinstance(value, bool):
+        return YES_NO[value]
     return words.get(value, value) if isinstance(value, str) else value
 
 
@@ -75,6 +81,9 @@ def expected_text(rec: dict, field: str) -> str | None:
     if name in ("bytes", "theoretical"):
         value = observed["bytes" if name == "bytes" else "theoretical_bytes"]
         return f"{(value[key] if key else value):,} "
+    if name == "mib":
+        value = observed["bytes"]
+        return f"{(value[key] if key else value) / 2**20:.2f} MiB"
     if name == "ratio":
         return f"{observed['ratio']:.2f}"
     if name == "repeat":

@@ -107,7 +107,9 @@ def test_notebook_matches_page_and_snippets(article, lang, fw, infos):
         if c.cell_type == "code"
         if "snippet" in c.metadata.get(nbs.SIGNATURE, {})
     ]
-    page = (nbs.DOCS / lang / f"{article}.md").read_text(encoding="utf-8")
+    page = "\n".join(
+        (nbs.DOCS / lang / p).read_text(encoding="utf-8") for p in nbs.section_pages(article, lang)
+    )
     for path in re.findall(r'--8<--\s+"([^"]+)"', page):
         if path.endswith(f"_{fw}.py"):
             assert path in included, f"{name}: the page includes {path}, the notebook does not"
@@ -290,6 +292,42 @@ def test_article_links_its_notebooks_in_its_language(article, lang):
         assert f'href="../notebooks/{stem}/"' in text, f"{lang}/{article}: no view link for {fw}"
     label = "下载" if lang == "zh" else "download"
     assert label in text
+
+
+@pytest.mark.parametrize(
+    ("article", "lang"),
+    [(a, lang) for a in nbs.articles() for lang in nbs.LANGS],
+    ids=[f"{lang}/{a}" for a in nbs.articles() for lang in nbs.LANGS],
+)
+def test_sub_pages_link_their_heading_in_the_notebook(article, lang):
+    """Every sub-page of a section offers the section's notebooks; "view" opens the notebook at
+    the heading the sub-page's title became, and that heading exists on the notebook page."""
+    pages = nbs.section_pages(article, lang)[1:]
+    if not pages:
+        pytest.fail(f"{lang}/{article} is not a section (no sub-pages)")
+    problems = []
+    for page in pages:
+        html = site_dir(lang) / page.removesuffix(".md") / "index.html"
+        text = html.read_text(encoding="utf-8")
+        for fw in FRAMEWORKS:
+            stem = f"{article}-{fw}"
+            if f'href="../../notebooks/{stem}/{stem}.ipynb" download' not in text:
+                problems.append(f"{page}: no download link for {fw}")
+            views = re.findall(rf'href="\.\./\.\./notebooks/{stem}/#([^"]+)"', text)
+            if not views:
+                problems.append(f"{page}: no view link to a heading of {stem}")
+                continue
+            target = (site_dir(lang) / "notebooks" / stem / "index.html").read_text("utf-8")
+            anchor = html_unescape(views[0])
+            if f'id="{anchor}"' not in target:
+                problems.append(f"{page}: the notebook page {stem} has no heading #{anchor}")
+    assert not problems, "\n".join(problems)
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)
 
 
 # -- reproducibility --------------------------------------------------------------------------
@@ -532,6 +570,101 @@ def test_generated_cells_on_a_demo_page(tmp_path, timings, monkeypatch):
         nbs.execute(broken, "demo/broken", "cpu")
 
 
+SECTION_INDEX = """\
+# Demo
+
+!!! abstract "Short answer"
+
+    === "PaddlePaddle"
+
+        ```python
+        --8<-- "demo/ok_paddle.py:3:3"
+        ```
+
+    === "PyTorch"
+
+        ```python
+        --8<-- "demo/ok_torch.py:3:3"
+        ```
+
+The [part](part.md), its [section](part.md#more), the [glossary](../glossary.md#leaf).
+
+<!-- notebooks -->
+"""
+
+SECTION_PART = """\
+# The part
+
+```python
+# not a heading
+```
+
+## More
+
+=== "PaddlePaddle"
+
+    ```python
+    --8<-- "demo/launch_ok_paddle.py"
+    ```
+
+=== "PyTorch"
+
+    ```python
+    --8<-- "demo/launch_ok_torch.py"
+    ```
+
+Back to [the overview](index.md) and [this section](#more).
+"""
+
+
+def test_a_section_makes_one_notebook(tmp_path, monkeypatch):
+    """An article made of a section (``demo/index.md`` and its sub-pages): one notebook per
+    framework, the overview first, each sub-page's headings one level down; links resolved from
+    the page they are written in; a part of a snippet that the notebook also runs whole is shown,
+    not run; a module a snippet imports is written (%%writefile) before it runs."""
+    monkeypatch.delenv("SITE_URL", raising=False)
+    docs, snippets = tmp_path / "docs", tmp_path / "snippets"
+    (docs / "en" / "demo").mkdir(parents=True)
+    (docs / "en" / "demo" / "index.md").write_text(SECTION_INDEX, encoding="utf-8")
+    (docs / "en" / "demo" / "part.md").write_text(SECTION_PART, encoding="utf-8")
+    (snippets / "demo").mkdir(parents=True)
+    (snippets / "demo" / "claims.toml").write_text(DEMO_CLAIMS, encoding="utf-8")
+    for name, text in DEMO_SNIPPETS.items():
+        (snippets / "demo" / name).write_text(text, encoding="utf-8")
+    for fw in FRAMEWORKS:
+        (snippets / "demo" / f"helper_{fw}.py").write_text("VALUE = 2\n", encoding="utf-8")
+        (snippets / "demo" / f"launch_ok_{fw}.py").write_text(
+            f"from helper_{fw} import VALUE\n\nprint(VALUE)\n", encoding="utf-8"
+        )
+    part = (docs / "en" / "demo" / "part.md").read_text(encoding="utf-8")
+    (docs / "en" / "demo" / "part.md").write_text(
+        part + '\n```python\n--8<-- "demo/ok_torch.py"\n```\n', encoding="utf-8"
+    )
+    assert nbs.articles(docs, snippets) == ["demo"]
+    assert nbs.section_pages("demo", "en", docs) == ["demo/index.md", "demo/part.md"]
+    nb = nbs.generate(
+        "demo", "en", "torch", docs=docs, snippets=snippets, render=_same_as_text,
+        infos=nbs.snippet_infos(snippets),
+    )  # fmt: skip
+    md = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert md[0].startswith("# Demo · PyTorch")
+    assert any(m.startswith("## The part") for m in md) and any(
+        m.startswith("### More") for m in md
+    )
+    text = "\n".join(md)
+    assert "```python\ntotal = torch.ones(3).mul(2).sum().item()\n```" in text  # shown only
+    assert "](../../demo/part/)" in text and "](../../demo/part/#more)" in text
+    assert "](../../glossary/#leaf)" in text and "](../../demo/)" in text
+    assert "<!-- notebooks -->" not in text
+    sources = [c.source for c in code]
+    assert sources[1].startswith("%%writefile helper_torch.py\n")
+    assert sources[2].startswith("from helper_torch import VALUE")
+    assert sources[3] == DEMO_SNIPPETS["ok_torch.py"].rstrip("\n")  # the whole file runs once
+    assert "# not a heading" in text and "## # not a heading" not in text
+    assert nb.metadata[nbs.SIGNATURE]["pages"] == ["docs/en/demo/index.md", "docs/en/demo/part.md"]
+
+
 # -- what a notebook says and where its links go ----------------------------------------------
 
 
@@ -645,6 +778,22 @@ def test_link_policy():
     assert repo.page("", "rule-1") == "#rule-1"
     assert repo.page("glossary.md", "leaf") == "../../docs/zh/glossary.md#leaf"
     assert repo.article_url() == "../../docs/zh/inplace.md"
+    # an article made of a section: its overview, and its sub-pages as headings of the notebook
+    section = nbs.Links(
+        "zh", "inplace", "torch", repository=True, articles=("inplace", "accumulation"),
+        index="inplace/index.md",
+        titles={"inplace/rule.md": "规则一", "accumulation/recipe.md": "通用写法"},
+    )  # fmt: skip
+    assert section.article_url() == "../../docs/zh/inplace/index.md"
+    assert section.page("inplace/rule.md") == "#规则一"
+    assert section.page("inplace/rule.md", "x") == "#x"
+    assert section.page("inplace/index.md") == "inplace-torch.ipynb"
+    assert section.page("accumulation/recipe.md") == "accumulation-torch.ipynb#通用写法"
+    assert section.page("accumulation/index.md", "y") == "accumulation-torch.ipynb#y"
+    assert section.page("glossary.md", "leaf") == "../../docs/zh/glossary.md#leaf"
+    on_site = nbs.Links("zh", "inplace", "torch", index="inplace/index.md")
+    assert on_site.page("") == "../../inplace/" and on_site.article_url() == "../../inplace/"
+    assert on_site.page("inplace/rule.md", "x") == "../../inplace/rule/#x"
 
 
 def test_site_url_decides_the_links(tmp_path, monkeypatch):

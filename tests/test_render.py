@@ -308,7 +308,7 @@ def test_verified_line_in_both_languages(site):
     )
     assert verified_line(reports, "zh") == (
         "*经实际运行代码验证：飞桨 3.3.1 与 PyTorch 2.13.0，CPU（Test CPU），2026-12-01。"
-        "GPU：本页未运行。详见[验证报告](verification.md)。*"
+        "GPU 用例：本次构建未运行。详见[验证报告](verification.md)。*"
     )
 
 
@@ -326,7 +326,9 @@ def test_verified_line_names_the_releases_and_gpu_runs(site):
     assert "GPU: not run for this page" in verified_line(reports, "en", {"fixture.grad"})
     assert "2.6.2" in verified_line(reports, "en", {"fixture.grad"})
     zh = verified_line(reports, "zh")
-    assert "；同样的断言还在飞桨 2.6.2–3.3.1 上运行过。GPU：PyTorch 2.13.0（NVIDIA H200）。" in zh
+    assert (
+        "；同样的断言还在飞桨 2.6.2–3.3.1 上运行过。GPU 用例：PyTorch 2.13.0（NVIDIA H200）。" in zh
+    )
     page = Page(reports, "en", "p")
     rendered = page.render("{{ verified }}\n{{ fixture.chain | torch@gpu | bytes.out }}")
     assert "GPU: PyTorch 2.13.0 (NVIDIA H200)" in rendered
@@ -400,7 +402,10 @@ def test_verification_page_rows_say_where_each_result_ran(site):
     assert "`fixture/launch_torch.py`<br>`fixture/data.json`<br>`fixture/work_torch.py`" in page
     assert "Shown in: not shown on a page" in page  # fixture.speed
     assert "✓ 2.00× (medians: 4.00 ms / 2.00 ms, control 1.01×)" in page
-    assert "out: 2,048 / 2,048<br>inplace: 0 / 0 B (measured / theoretical)" in page
+    assert (
+        "<code>out</code>: 2,048 / 2,048<br><code>inplace</code>: 0 / 0 B (measured / theoretical)"
+        in page
+    )
     assert "| this build | paddle 3.3.1, torch 2.13.0 | CPU | 3.11.7 | Test CPU |" in page
     # GPU cells say "not run"; the reasons are listed once, in the page's language
     assert page.count("— not run |") == 4 and page.count("no_cuda") == 0
@@ -478,7 +483,7 @@ def test_statement_sections(tmp_path):
     )
     assert statement_sections(tmp_path, "en") == {
         "x.a": [
-            ("a.md", "", ""),
+            ("a.md", "Title {{ x.a | torch | value }}", "title--xa--torch--value-"),
             ("a.md", "Rule one", "rule-one"),
             ("a.md", "Rule one", "rule-one_1"),
         ],
@@ -504,7 +509,7 @@ def test_silent_table_names_the_frameworks_the_run_observed(site):
     write(live_records(snippets, both), root / "build" / "claims.json", snippets=snippets,
           versions=VERSIONS)  # fmt: skip
     table = silent_table(reports_of(site), "zh", docs)
-    assert table.splitlines()[0] == "| 症状 | 受影响的框架 | 详见 | 修正方法 |"
+    assert table.splitlines()[0] == "| 症状 | 受影响的框架 | 演示章节 | 修正方法 |"
     assert (
         "| 损失丢失。 | [飞桨](verification.md#c-fixture-launch-paddle)、"
         "[PyTorch](verification.md#c-fixture-launch-torch) | [A section](fixture.md#a-section) | 保留损失。 |"
@@ -533,7 +538,7 @@ def test_silent_table_needs_the_section_to_show_the_claim(site):
     )
     zh.write_text(original + "\n## 多出的一节\n", "utf-8")
     with pytest.raises(
-        ReportError, match=r"docs/zh/fixture.md has 3 sections, docs/en/fixture.md 2"
+        ReportError, match=r"docs/zh/fixture.md has 4 sections, docs/en/fixture.md 3"
     ):
         silent_table(reports_of(site), "zh", docs)
     en.write_text(original.replace("## A section", "## Other"), "utf-8")
@@ -873,3 +878,135 @@ def test_a_page_without_the_setting_refuses_failed_claims(site, monkeypatch):
         assert reports.failed_shown is shown
     monkeypatch.delenv("AUTOGRAD_SHOW_FAILED")
     assert reports_of(site).failed_shown is False
+
+
+# -- sections: an overview and sub-pages ------------------------------------------------------
+
+
+def test_statement_sections_of_sub_pages_and_their_title(tmp_path):
+    """Sub-pages of a section are pages too, named by their path; a sub-page's opening answer
+    (before its first H2) belongs to its title."""
+    page = tmp_path / "en" / "topic" / "sub.md"
+    page.parent.mkdir(parents=True)
+    page.write_text(
+        "# The `sub` page\n\n{{ x.a | torch | value }}\n\n## Evidence\n\n{{ x.b | torch | type }}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "en" / "notebooks").mkdir()
+    (tmp_path / "en" / "notebooks" / "x.md").write_text("{{ x.c | torch | value }}\n", "utf-8")
+    assert statement_sections(tmp_path, "en") == {
+        "x.a": [("topic/sub.md", "The sub page", "the-sub-page")],
+        "x.b": [("topic/sub.md", "Evidence", "evidence")],
+    }
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_sub_page_links_up_to_the_verification_page(site, lang):
+    """Links are relative to the page: from ``<lang>/topic/sub.md`` the report is one folder
+    up (MkDocs resolves page links against the page's own folder)."""
+    reports = reports_of(site)
+    deep = Page(reports, lang, f"{lang}/topic/sub.md")
+    value = deep.render("{{ fixture.grad | torch | value }}")
+    assert value.startswith("[<code>-16</code>](../verification.md#c-fixture-grad-torch)")
+    block = deep.render("{{ fixture.leaf | torch | output }}")
+    assert "](../verification.md#c-fixture-leaf-torch){ .claim-source" in block
+    line = deep.render("{{ fixture.grad | torch | value }}\n{{ verified }}").split("\n")[-1]
+    assert "](../verification.md)" in line and "](verification.md)" not in line
+    top = Page(reports, lang, f"{lang}/p.md").render("{{ verified }}")
+    assert "](verification.md)" in top
+    deeper = Page(reports, lang, f"{lang}/a/b/c.md").render("{{ fixture.grad | torch | value }}")
+    assert "](../../verification.md#" in deeper
+
+
+def as_section(docs, sub_en: str, sub_zh: str) -> None:
+    """docs/<lang>/fixture/: an overview and one sub-page, instead of fixture.md."""
+    for lang, sub in (("en", sub_en), ("zh", sub_zh)):
+        (docs / lang / "fixture.md").unlink()
+        (docs / lang / "fixture").mkdir()
+        (docs / lang / "fixture" / "index.md").write_text("# Fixture\n\nOverview.\n", "utf-8")
+        (docs / lang / "fixture" / "sub.md").write_text(sub, "utf-8")
+
+
+def test_silent_table_finds_the_section_on_a_sub_page(site):
+    _root, _snippets, docs = site
+    body = PAGE_EN.replace("# Fixture", "# Sub")
+    as_section(docs, body, body.replace("## A section", "## 一节"))
+    assert silent_table(reports_of(site), "en", docs).endswith(
+        "| [A section](fixture/sub.md#a-section) | Keep the loss. |"
+    )
+    assert "| [一节](fixture/sub.md#一节) | 保留损失。 |" in silent_table(
+        reports_of(site), "zh", docs
+    )
+    # the same anchor on two pages of the section: which one the row means is not clear
+    (docs / "en" / "fixture" / "index.md").write_text("# Fixture\n\n## A section\n", "utf-8")
+    with pytest.raises(ReportError, match=r"#a-section is on several pages of docs/en/fixture: "
+                       r"fixture/index.md, fixture/sub.md"):  # fmt: skip
+        silent_table(reports_of(site), "en", docs)
+    (docs / "en" / "fixture" / "index.md").write_text("# Fixture\n", "utf-8")
+    (docs / "en" / "fixture" / "sub.md").write_text(body.replace("## A section", "## B"), "utf-8")
+    with pytest.raises(ReportError, match=r"no section #a-section in docs/en/fixture/$"):
+        silent_table(reports_of(site), "en", docs)
+
+
+def test_the_verification_page_links_a_sections_overview(site):
+    _root, _snippets, docs = site
+    as_section(docs, PAGE_EN, PAGE_EN)
+    page = verification_page(reports_of(site), "en", docs)
+    assert "## [fixture](fixture/index.md)" in page
+    assert "[A section](fixture/sub.md#a-section)" in page
+
+
+def test_mib_field(site):
+    reports = reports_of(site)
+    rec = reports.get("fixture.chain", "paddle", "cpu")
+    assert field_value(rec, "mib", "out", "en", "x") == f"{2048 / 2**20:.2f} MiB"
+    assert field_value(rec, "mib", "out", "zh", "x") == f"{2048 / 2**20:.2f} MiB"
+    with pytest.raises(ReportError, match="no region 'nope'"):
+        field_value(rec, "mib", "nope", "en", "x")
+
+
+def test_booleans_in_the_page_language(site):
+    """True and False in a Chinese sentence are 是 and 否 (the raw value in the tooltip); an
+    English page shows them as Python writes them."""
+    reports = reports_of(site)
+    rec = reports.get("fixture.launch", "torch", "cpu")
+    value = rec["observed"]["value"]
+    key = next(k for k, v in value.items() if isinstance(v, bool))
+    zh = Page(reports, "zh", "zh/p.md").render(f"{{{{ fixture.launch | torch | value.{key} }}}}")
+    shown = {True: "是", False: "否"}[value[key]]
+    assert zh.startswith(f"[{shown}](verification.md#") and f"观测值：{value[key]}" in zh
+    en = Page(reports, "en", "en/p.md").render(f"{{{{ fixture.launch | torch | value.{key} }}}}")
+    assert en.startswith(f"[<code>{value[key]}</code>](verification.md#")
+
+
+def test_stale_reasons_in_the_page_language():
+    from verified.render import stale_text
+
+    reason = "the snippet, a file it reads or the expectation changed since it ran"
+    assert stale_text(reason, "en") == reason
+    assert stale_text(reason, "zh") == "那次运行之后，代码片段、它读取的文件或预期有改动"
+    assert stale_text("ran on torch 2.2.2, expected 2.13.0", "zh") == (
+        "运行于 torch 2.2.2，应为 2.13.0"
+    )
+    assert stale_text("something new", "zh") == "something new"
+
+
+def test_a_single_english_word_the_table_words(site):
+    """A one-word outcome ("error") is worded when the table has it, and shown as observed when
+    it does not (a name such as "None" is not prose)."""
+    root, snippets, _ = site
+
+    def word(case, observed):
+        if case.claim.id == "fixture.launch":
+            observed["value"]["outcome"] = "error"
+
+    write(live_records(snippets, word), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    markdown = "{{ fixture.launch | torch | value.outcome }}"
+    plain = Page(reports_of(site), "zh", "p", provenance=False)
+    assert plain.render(markdown) == "<code>error</code>"
+    (snippets / "fixture" / "values.zh.toml").write_text('"error" = "报错"\n', "utf-8")
+    assert Page(reports_of(site), "zh", "p", provenance=False).render(markdown) == "报错"
+    assert Page(reports_of(site), "en", "p", provenance=False).render(markdown) == (
+        "<code>error</code>"
+    )

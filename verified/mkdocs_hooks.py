@@ -149,13 +149,20 @@ def on_page_markdown(markdown, page, config, files):
     if not page.file.src_uri.endswith(".md"):
         return markdown  # notebooks (mkdocs-jupyter renders them; their prose is rendered already)
     lang = getattr(page.file, "locale", None) or "en"
-    where = f"{lang}/{page.file.src_uri.split('/')[-1]}"
+    where = page_path(page.file.src_uri, lang)
     try:
         rendered = render(markdown, lang, where)
     except ReportError as exc:
         raise PluginError(str(exc)) from None
     rendered = join_cjk_soft_breaks(rendered) if lang == "zh" else rendered
     return translate_page(rendered, lang, where)  # snippet comments in the page's language
+
+
+def page_path(src_uri: str, lang: str) -> str:
+    """``<lang>/<path below the language folder>``: the page's place, which its relative links
+    to other pages (the verification report) start from (``en/inplace/leaf-tensors.md``)."""
+    first, _, rest = src_uri.partition("/")
+    return f"{lang}/{rest}" if first == lang and rest else f"{lang}/{src_uri}"
 
 
 def render(markdown: str, lang: str, where: str, *, provenance: bool = True) -> str:

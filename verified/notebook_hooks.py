@@ -14,9 +14,11 @@ links the notebooks from their articles:
 3. **mkdocs-jupyter's conversion cache never hits under i18n**: each language pass evicted the
    other language's entries. Eviction now happens once, after every language was built, and
    keeps every entry used by any pass.
-4. Each article with notebooks gets a box after its H1 with "view" and "download" links for
-   both frameworks, in the page's language; each notebook page gets a download link, loads
-   nothing from a CDN, links the site relatively, and stays out of the search index (the
+4. Each page of an article with notebooks (its page, or every page of its section) gets a box
+   with "view" and "download" links for both frameworks, in the page's language, where the
+   page has ``<!-- notebooks -->``, else at its end (a page opens with its answer); a sub-page's
+   "view" link goes to its heading in the notebook. Each notebook page gets a download link,
+   loads nothing from a CDN, links the site relatively, and stays out of the search index (the
    article holds the same text).
 """
 
@@ -44,20 +46,27 @@ NOTEBOOK_DIR = "notebooks"
 CACHE_SALT = "avhooks1"  # change when the conversion patches below change
 TEXT = {
     "en": {
-        "title": "Run this page as a Jupyter notebook",
-        "body": "The same text and code, executed: one notebook per framework.",
+        "title": "Run it in Jupyter",
+        "body": "One notebook per framework holds the text and code of every page of this "
+        "section, executed.",
         "view": "view",
         "download": "download .ipynb",
         "page_download": "Download this notebook (.ipynb)",
         "colon": ": ",
+        # mkdocs-jupyter's copy buttons say "Copy to Clipboard" and "Copied!" in every language;
+        # these are Material's own words for its copy buttons (partials/languages/*.html)
+        "copy": "Copy to clipboard",
+        "copied": "Copied to clipboard",
     },
     "zh": {
-        "title": "以 Jupyter 笔记本运行本页",
-        "body": "正文与代码和本页相同，并已实际执行；每个框架各有一个笔记本。",
+        "title": "在 Jupyter 中运行",
+        "body": "每个框架一个笔记本，包含本章各页的正文和代码，且已执行。",
         "view": "在线查看",
         "download": "下载 .ipynb",
         "page_download": "下载此笔记本（.ipynb）",
         "colon": "：",
+        "copy": "复制",
+        "copied": "已复制",
     },
 }
 
@@ -278,11 +287,12 @@ def _lang(page) -> str:
 
 
 def notebooks_of(page, files) -> dict[str, File]:
-    """Framework -> notebook file of an article page, in the page's language."""
+    """Framework -> notebook file of an article's page (``<lang>/<article>.md``, or any page of
+    its section ``<lang>/<article>/``), in the page's language."""
     src = PurePosixPath(page.file.src_uri)
-    if src.suffix != ".md" or len(src.parts) != 2:
+    if src.suffix != ".md" or len(src.parts) not in (2, 3):
         return {}
-    lang, article = src.parts[0], src.stem
+    lang, article = src.parts[0], (src.stem if len(src.parts) == 2 else src.parts[1])
     found = {}
     for file in files:
         if not isinstance(file, NotebookPageFile):
@@ -301,18 +311,37 @@ def download_url(notebook: File) -> str:
     return (folder / PurePosixPath(notebook.src_uri).name).as_posix()
 
 
+MARKER = "<!-- notebooks -->"
+TITLE_RE = re.compile(r"^#\s+(?P<text>.*?)\s*$", re.MULTILINE)
+
+
+def title_anchor(markdown: str) -> str:
+    """The id a sub-page's title gets as a heading of its section's notebook (the notebooks'
+    headings use the pages' slugify, trap 2)."""
+    match = TITLE_RE.search(markdown)
+    if not match:
+        return ""
+    return _slugify()(re.sub(r"`([^`]*)`", r"\1", match["text"]), "-")
+
+
 def on_page_markdown(markdown, page, config, files):
     found = notebooks_of(page, files)
     if not found:
         return markdown
     text = TEXT.get(_lang(page), TEXT["en"])
     names = NAMES.get(_lang(page), NAMES["en"])
+    sub_page = PurePosixPath(page.file.src_uri).name != "index.md"
+    here = (
+        f"#{title_anchor(markdown)}"
+        if sub_page and len(PurePosixPath(page.file.src_uri).parts) == 3
+        else ""
+    )
     links = []
     for framework in FRAMEWORK_NAMES:
         notebook = found.get(framework)
         if notebook is None:
             continue
-        view = get_relative_url(notebook.url, page.file.url)
+        view = get_relative_url(notebook.url, page.file.url) + here
         download = get_relative_url(download_url(notebook), page.file.url)
         name = PurePosixPath(notebook.src_uri).name
         links.append(
@@ -320,10 +349,10 @@ def on_page_markdown(markdown, page, config, files):
             f'<a href="{html.escape(download)}" download="{html.escape(name)}">'
             f"{text['download']}</a>"
         )
-    box = [f'!!! tip "{text["title"]}"', "", f"    {text['body']}", "", *links, ""]
-    lines = markdown.split("\n")
-    h1 = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1)
-    return "\n".join(lines[: h1 + 1] + [""] + box + lines[h1 + 1 :])
+    box = "\n".join([f'!!! tip "{text["title"]}"', "", f"    {text['body']}", "", *links, ""])
+    if MARKER in markdown:
+        return markdown.replace(MARKER, box, 1)
+    return markdown.rstrip("\n") + "\n\n" + box
 
 
 EMPTY_SCRIPT = re.compile(r'<script src="">\s*</script>')
@@ -353,6 +382,10 @@ def on_page_content(html_content, page, config, files):
             html_content,
         )
     text = TEXT.get(_lang(page), TEXT["en"])
+    html_content = html_content.replace(
+        '<span class="notice" hidden>Copied!</span>',
+        f'<span class="notice" hidden>{html.escape(text["copied"])}</span>',
+    ).replace('aria-label="Copy to Clipboard"', f'aria-label="{html.escape(text["copy"])}"')
     name = PurePosixPath(page.file.src_uri).name
     link = (
         f'<p class="notebook-download"><a href="{html.escape(name)}" download="{html.escape(name)}">'

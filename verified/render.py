@@ -35,6 +35,7 @@ VALUE_FIELDS = {
     "value",
     "bytes",
     "theoretical",
+    "mib",
     "ratio",
     "median_baseline",
     "median_candidate",
@@ -133,10 +134,10 @@ TEXT = {
     "zh": {
         "output": "输出",
         "bytes": "字节",
-        "verified": "经实际运行代码验证：{live}{releases}。GPU：{gpu}。详见[验证报告](verification.md)。",
+        "verified": "经实际运行代码验证：{live}{releases}。GPU 用例：{gpu}。详见[验证报告](verification.md)。",
         "live": "{versions}，{device}，{date}",
         "releases": "；同样的断言还在 {ranges} 上运行过",
-        "gpu_none": "本页未运行",
+        "gpu_none": "本次构建未运行",
         "gpu_some": "{runs}",
         "and": " 与 ",
         "list_sep": "、",
@@ -199,7 +200,7 @@ TEXT = {
         "none": "无",
         "silent_symptom": "症状",
         "silent_affected": "受影响的框架",
-        "silent_section": "详见",
+        "silent_section": "演示章节",
         "silent_fix": "修正方法",
         "no_silent": "本次运行中，{framework} 没有出现静默错误",
     },
@@ -209,8 +210,8 @@ TEXT = {
 NAMES = {"en": FRAMEWORK_NAMES, "zh": {"paddle": "飞桨", "torch": "PyTorch"}}
 
 ARTICLES = {
-    "inplace": {"en": "In-place operations", "zh": "原位操作"},
-    "accumulation": {"en": "Gradient accumulation", "zh": "梯度累积"},
+    "inplace": {"en": "In-place operations", "zh": "原位（Inplace）操作"},
+    "accumulation": {"en": "Gradient accumulation", "zh": "梯度累积（又称梯度累加）"},
 }
 
 
@@ -302,8 +303,8 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
             return code(exc["type"])
         lines = exc["message"].strip().splitlines()
         return code(lines[0] if lines else "")
-    if field_name in ("bytes", "theoretical"):
-        value = observed.get("bytes" if field_name == "bytes" else "theoretical_bytes")
+    if field_name in ("bytes", "theoretical", "mib"):
+        value = observed.get("theoretical_bytes" if field_name == "theoretical" else "bytes")
         if key is not None:
             if not isinstance(value, dict) or key not in value:
                 raise ReportError(f"{label}: no region {key!r} in {_keys(value)}")
@@ -312,6 +313,8 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
             raise ReportError(f"{label}: name a region, one of {sorted(value)}")
         if not isinstance(value, int):
             raise ReportError(f"{label}: no byte count observed")
+        if field_name == "mib":  # the articles' figure; the exact bytes are in the report
+            return f"{value / 2**20:.2f} MiB"
         return fmt_bytes(value, lang)
     if field_name == "ratio":
         return fmt_ratio(observed["ratio"], lang)
@@ -357,6 +360,9 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
 
 
 ENGLISH_PHRASE = re.compile(r"\b[A-Za-z]{2,} [A-Za-z]{2,}\b")
+# True and False are Python in a Chinese sentence: a zh page says 是 and 否 (the raw value stays
+# in the tooltip)
+BOOLEANS = {"zh": {True: "是", False: "否"}}
 
 
 def observed_value(rec: dict, key: str | None):
@@ -417,6 +423,12 @@ class Page:
     @property
     def t(self) -> dict:
         return TEXT[self.lang]
+
+    @property
+    def root(self) -> str:
+        """The way up from the page to its language's root: links to the verification page
+        are relative (``en/inplace/leaf-tensors.md`` -> ``../``)."""
+        return root_of(self.where)
 
     def entry(self, match: re.Match) -> Entry:
         return self.reports.entry(match["id"], match["fw"], match["dev"] or "cpu", where=self.where)
@@ -524,10 +536,16 @@ class Page:
             return [self.worded(rec, item, label) for item in raw]
         if isinstance(raw, dict):
             return {k: self.worded(rec, v, label) for k, v in raw.items()}
-        if not isinstance(raw, str) or not ENGLISH_PHRASE.search(raw):
+        if isinstance(raw, bool):
+            return BOOLEANS.get(self.lang, {}).get(raw, raw)
+        if not isinstance(raw, str):
             return raw
         article = rec["id"].split(".", 1)[0]
         table = value_words(self.reports.snippets / article, self.lang)
+        if raw in table:  # a phrase, or a single word the table words ("error")
+            return table[raw]
+        if not ENGLISH_PHRASE.search(raw):
+            return raw
         if raw not in table:
             path = f"snippets/{article}/values.{self.lang}.toml"
             raise ReportError(
@@ -554,7 +572,7 @@ class Page:
             tooltip += self.t["observed"].format(value=observed)
         title = escape(tooltip).replace("&quot;", "'")
         return (
-            f"[{shown}](verification.md#{anchor(rec['id'], rec['framework'])})"
+            f"[{shown}]({self.root}verification.md#{anchor(rec['id'], rec['framework'])})"
             f'{{ .claim-value title="{title}" data-claim="{rec["id"]}" '
             f'data-framework="{rec["framework"]}" data-device="{rec["device"]}" '
             f'data-field="{key}" }}'
@@ -575,7 +593,7 @@ class Page:
             rec = entry.rec
             source = escape(self.tooltip(entry, "source"))
             out += (
-                f"\n\n[{source}](verification.md#{anchor(rec['id'], rec['framework'])})"
+                f"\n\n[{source}]({self.root}verification.md#{anchor(rec['id'], rec['framework'])})"
                 f'{{ .claim-source data-claim="{rec["id"]}" data-framework="{rec["framework"]}" '
                 f'data-device="{rec["device"]}" data-field="{name}" }}'
             )
@@ -608,7 +626,13 @@ class Page:
         return "\n".join(out)
 
     def verified_line(self) -> str:
-        return verified_line(self.reports, self.lang, self.claims_used or None)
+        line = verified_line(self.reports, self.lang, self.claims_used or None)
+        return line.replace("](verification.md)", f"]({self.root}verification.md)")
+
+
+def root_of(where: str) -> str:
+    """``../`` for each folder between a page (``<lang>/<path>.md``) and its language's root."""
+    return "../" * max(where.count("/") - 1, 0)
 
 
 def case_name_of(rec: dict) -> str:
@@ -790,7 +814,8 @@ def releases_text(reports: Reports, claim_id: str, framework: str, lang: str, la
 
 def sections_of(page: Path):
     """(heading, anchor, line) for every line of a page outside code fences; heading and
-    anchor are those of the section (level 2 and below) the line belongs to."""
+    anchor are those of the section the line belongs to (its H1 until the first H2: a
+    page's opening conclusion belongs to the page's title)."""
     from pymdownx.slugs import slugify
 
     slug = slugify(case="lower")
@@ -805,7 +830,7 @@ def sections_of(page: Path):
                 fence = None
             continue
         match = HEADING.match(line)
-        if match and len(match[1]) >= 2:
+        if match:
             heading = re.sub(r"`([^`]*)`", r"\1", match[2])
             base = slug(heading, "-")
             count = seen_ids.get(base, 0)
@@ -814,13 +839,24 @@ def sections_of(page: Path):
         yield heading, ident, line
 
 
+GENERATED = ("notebooks", "figures")  # folders of docs/<lang>/ written by the build
+
+
+def pages_of(docs: Path, lang: str) -> list[Path]:
+    """The Markdown pages of a language, sub-pages of sections included, in path order."""
+    root = docs / lang
+    return sorted(p for p in root.rglob("*.md") if p.relative_to(root).parts[0] not in GENERATED)
+
+
 def statement_sections(docs: Path, lang: str) -> dict[str, list[tuple[str, str, str]]]:
-    """Claim id -> [(page, heading, anchor)] of every section of a page that uses it."""
+    """Claim id -> [(page, heading, anchor)] of every section of a page that uses it; the page
+    relative to ``docs/<lang>/`` (``inplace/leaf-tensors.md``)."""
     found: dict[str, list[tuple[str, str, str]]] = {}
-    for page in sorted((docs / lang).glob("*.md")):
+    for page in pages_of(docs, lang):
+        name = page.relative_to(docs / lang).as_posix()
         for heading, ident, line in sections_of(page):
             for m in PLACEHOLDER.finditer(line):
-                where = (page.name, heading, ident)
+                where = (name, heading, ident)
                 if where not in found.setdefault(m["id"], []):
                     found[m["id"]].append(where)
     return found
@@ -835,22 +871,42 @@ def anchors_of(page: Path) -> list[str]:
     return anchors
 
 
-def section_in(docs: Path, article: str, section: str, lang: str) -> str:
-    """A section's anchor in the page of ``lang``. Claims name sections by their English
-    anchor; the other language's page has the same sections in the same order (the parity test
+def article_pages(docs: Path, article: str, lang: str = "en") -> list[str]:
+    """An article's pages relative to ``docs/<lang>/``: ``<article>.md``, or the pages of the
+    section ``<article>/``, its overview ``index.md`` first."""
+    if (docs / lang / f"{article}.md").is_file():
+        return [f"{article}.md"]
+    folder = docs / lang / article
+    pages = sorted(p.relative_to(docs / lang).as_posix() for p in folder.glob("*.md"))
+    return sorted(pages, key=lambda page: not page.endswith("/index.md"))
+
+
+def section_in(docs: Path, article: str, section: str, lang: str) -> tuple[str, str]:
+    """The page and anchor of a section in the pages of ``lang``. Claims name sections by
+    their English anchor, found on one page of the article (or of its section); the other
+    language's page of the same path has the same sections in the same order (the parity test
     keeps it so), with its own anchors (Chinese headings make Chinese anchors)."""
-    english = anchors_of(docs / "en" / f"{article}.md")
-    if section not in english:
-        raise ReportError(f"silent failures: no section #{section} in docs/en/{article}.md")
+    pages = article_pages(docs, article)
+    holders = [p for p in pages if section in anchors_of(docs / "en" / p)]
+    if not holders:
+        where = pages[0] if pages == [f"{article}.md"] else f"{article}/"
+        raise ReportError(f"silent failures: no section #{section} in docs/en/{where}")
+    if len(holders) > 1:
+        raise ReportError(
+            f"silent failures: section #{section} is on several pages of docs/en/{article}: "
+            + ", ".join(holders)
+        )
+    page = holders[0]
+    english = anchors_of(docs / "en" / page)
     if lang == "en":
-        return section
-    here = anchors_of(docs / lang / f"{article}.md")
+        return page, section
+    here = anchors_of(docs / lang / page)
     if len(here) != len(english):
         raise ReportError(
-            f"silent failures: docs/{lang}/{article}.md has {len(here)} sections, "
-            f"docs/en/{article}.md {len(english)}"
+            f"silent failures: docs/{lang}/{page} has {len(here)} sections, "
+            f"docs/en/{page} {len(english)}"
         )
-    return here[english.index(section)]
+    return page, here[english.index(section)]
 
 
 SKIP_TEXT = {
@@ -936,7 +992,7 @@ def summary(entry: Entry, lang: str) -> str:
     if status == "skipped":
         return f"— {t['status']['skipped']}"
     if status == "stale":
-        return f"⟳ {t['status']['stale']}: {escape(entry.stale)}"
+        return f"⟳ {t['status']['stale']}{t['colon']}{escape(stale_text(entry.stale, lang))}"
     if status == "failed":
         return f"✗ {t['status']['failed']}: {escape(str(rec.get('reason') or '')[:200])}<br>{env}"
     if status == "not-runnable":
@@ -952,7 +1008,8 @@ def summary(entry: Entry, lang: str) -> str:
     elif kind == "memory":
         got, theo = obs["bytes"], obs["theoretical_bytes"]
         if isinstance(got, dict):
-            shown = "<br>".join(f"{escape(k)}: {got[k]:,} / {theo[k]:,}" for k in got)
+            # region names are identifiers from claims.toml: shown as code, in every language
+            shown = "<br>".join(f"{code(k)}: {got[k]:,} / {theo[k]:,}" for k in got)
         else:
             shown = f"{got:,} / {theo:,}"
         shown += " " + ("B (measured / theoretical)" if lang == "en" else "字节（实测 / 理论值）")
@@ -972,6 +1029,32 @@ def summary(entry: Entry, lang: str) -> str:
     if allocator and (kind == "timing" or entry.env.get("allocator")):
         env += f"<br>{escape(allocator)}"
     return f"✓ {shown}<br>{env}"
+
+
+STALE_TEXT = {  # the reasons verified.report.staleness gives, in the other languages
+    "zh": {
+        "the claim or this framework/device no longer exists": "这条断言或这个框架、设备已不存在",
+        "the engine code changed since it ran": "那次运行之后，引擎代码有改动",
+        "the snippet, a file it reads or the expectation changed since it ran": (
+            "那次运行之后，代码片段、它读取的文件或预期有改动"
+        ),
+        "its hash does not match the current sources": "它的哈希值与当前源文件不符",
+    }
+}
+RAN_ON = re.compile(r"^ran on (?P<framework>\S+) (?P<ran>\S+), expected (?P<expected>\S+)$")
+
+
+def stale_text(reason: str, lang: str) -> str:
+    """Why a record is stale, in the page's language (the report words it in English)."""
+    if lang == "en":
+        return reason
+    table = STALE_TEXT.get(lang, {})
+    if reason in table:
+        return table[reason]
+    match = RAN_ON.match(reason)
+    if match and lang == "zh":
+        return f"运行于 {match['framework']} {match['ran']}，应为 {match['expected']}"
+    return reason
 
 
 def shorten(text: str, width: int) -> str:
@@ -1019,7 +1102,8 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
     claims = reports.claims
     for article in sorted({c.article for c in claims}):
         title = ARTICLES.get(article, {}).get(lang, article)
-        out += [f"## [{title}]({article}.md)", ""]
+        index = article_pages(docs, article, lang)[0]  # the article, or its overview
+        out += [f"## [{title}]({index})", ""]
         out.append(
             f"| {t['claim']} | {t['framework']} | {t['snippet']} | {t['cpu_col']} | "
             f"{t['gpu_col']} |"
@@ -1111,7 +1195,7 @@ def release_matrix(reports: Reports, lang: str) -> list[str]:
                 elif status == "failed":
                     note = escape(str(entry.rec.get("reason"))[:300])
                 elif status == "stale":
-                    note = escape(entry.stale)
+                    note = escape(stale_text(entry.stale, lang))
                 mark = MARKS.get(status, status)
                 if note:
                     if note not in notes:
@@ -1159,12 +1243,14 @@ def silent_table(reports: Reports, lang: str, docs: Path) -> str:
     for claim, row, affected in silent_rows(reports):
         if sections is None:
             sections = statement_sections(docs, lang)
-        anchor_here = section_in(docs, claim.article, row["section"], lang)
-        heading = next((h for p, h, a in sections.get(claim.id, []) if a == anchor_here), None)
+        page, anchor_here = section_in(docs, claim.article, row["section"], lang)
+        heading = next(
+            (h for p, h, a in sections.get(claim.id, []) if (p, a) == (page, anchor_here)), None
+        )
         if heading is None:
             raise ReportError(
                 f"silent failures: claim {claim.id} names section {row['section']!r}, which "
-                f"does not use it in docs/{lang}/{claim.article}.md"
+                f"does not use it in docs/{lang}/{page}"
             )
         names = []
         for fw in affected:
@@ -1172,7 +1258,7 @@ def silent_table(reports: Reports, lang: str, docs: Path) -> str:
         shown = (t["list_sep"]).join(names) or t["none"]
         out.append(
             f"| {cell(row['symptom'][lang])} | {shown} | "
-            f"[{cell(heading)}]({claim.article}.md#{anchor_here}) | "
+            f"[{cell(heading)}]({page}#{anchor_here}) | "
             f"{cell(row['fix'][lang])} |"
         )
     return "\n".join(out)

@@ -61,5 +61,9 @@ def test_a_value_leads_to_its_claim_and_back(lang, key, base_url, new_page):
     assert unquote(page.url).endswith(f"{key}#{section}"), page.url
     heading = page.locator(f"[id='{section}']")
     assert heading.count() == 1 and heading.is_visible()
-    problems = {k: v for k, v in traffic.problems().items() if v}
+    problems = traffic.problems()
+    # a click that leaves a page cancels what it was still loading (the search worker fetches
+    # its scripts after the load event): the reader's navigation, not a fault of the site
+    problems["failed requests"] = [f for f in problems["failed requests"] if "ERR_ABORTED" not in f]
+    problems = {k: v for k, v in problems.items() if v}
     assert not problems, problems

@@ -39,9 +39,10 @@ START_TIMEOUT_S = 90
 
 
 def _articles() -> list[str]:
-    return sorted(
-        p.stem for p in (ROOT / "docs" / "en").glob("*.md") if (ROOT / "snippets" / p.stem).is_dir()
-    )
+    """Articles with notebooks: a page or a section (``<article>/index.md``) with snippets."""
+    en = ROOT / "docs" / "en"
+    found = {p.stem for p in en.glob("*.md")} | {p.parent.name for p in en.glob("*/index.md")}
+    return sorted(name for name in found if (ROOT / "snippets" / name).is_dir())
 
 
 def smallest_notebook(framework: str) -> tuple[str, str]:

@@ -1,8 +1,10 @@
 """Downloadable notebooks: one per article × language × framework, generated and executed.
 
-``python -m verified.notebooks build`` turns each article (``docs/en/<article>.md`` with a
-``snippets/<article>/`` folder) into ``docs/<lang>/notebooks/<article>-<framework>.ipynb``
-for both languages and both frameworks, and executes each one with nbclient;
+``python -m verified.notebooks build`` turns each article (``docs/en/<article>.md``, or a
+section ``docs/en/<article>/index.md`` with its sub-pages, with a ``snippets/<article>/``
+folder) into ``docs/<lang>/notebooks/<article>-<framework>.ipynb`` for both languages and both
+frameworks (a section's pages in the order of the nav, each sub-page's headings one level
+below the section's title), and executes each one with nbclient;
 ``python -m verified.notebooks export`` writes the copies committed under
 ``notebooks/<lang>/`` (no outputs, links into the repository); ``python -m verified.notebooks
 check`` only verifies that the notebooks on disk, and those copies, match what the current
@@ -48,6 +50,7 @@ from verified.notebooks.base import (
     articles,
     notebook_path,
     repository_path,
+    section_pages,
 )
 from verified.notebooks.build import Built, build, build_one, export
 from verified.notebooks.cache import cache_key, merge_outputs, store, versions
@@ -107,6 +110,7 @@ __all__ = [
     "merge_outputs",
     "notebook_path",
     "repository_path",
+    "section_pages",
     "Links",
     "drop_site_only",
     "is_local",

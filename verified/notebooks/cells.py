@@ -10,10 +10,18 @@ for scripts another snippet starts).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from verified.claims import SNIPPETS
-from verified.notebooks.base import DEFAULT_CELL_TIMEOUT, DOCS, FW_NAMES, SIGNATURE, articles
+from verified.notebooks.base import (
+    DEFAULT_CELL_TIMEOUT,
+    DOCS,
+    FW_NAMES,
+    SIGNATURE,
+    articles,
+    section_pages,
+)
 from verified.notebooks.markdown import (
     ATTR_LIST_RE,
     Converter,
@@ -22,11 +30,31 @@ from verified.notebooks.markdown import (
     published_url,
     split_cells,
 )
-from verified.notebooks.parse import Segment, parse
+from verified.notebooks.parse import Segment, demote_headings, parse
 from verified.notebooks.snippets import SnippetInfo, snippet_infos, snippet_text
 from verified.notebooks.text import TEXT, setup_code
 
 SIBLING_RE = re.compile(r"""["'](?P<name>\w+_(?:paddle|torch)\.py)["']""")
+# a module next to the snippet that it imports (a shared launcher): written with %%writefile too
+MODULE_RE = re.compile(r"^\s*(?:from|import)\s+(?P<name>\w+_(?:paddle|torch))\b", re.MULTILINE)
+
+
+def title_anchors(docs: Path, lang: str) -> dict[str, str]:
+    """Page -> the anchor of its title in its article's notebook, for every sub-page of every
+    section with notebooks (a sub-page's H1 is a heading of the section's notebook)."""
+    from verified.render import HEADING
+    from pymdownx.slugs import slugify
+
+    slug = slugify(case="lower")
+    found = {}
+    for article in articles(docs):
+        for page in section_pages(article, lang, docs)[1:]:
+            for line in (docs / lang / page).read_text(encoding="utf-8").split("\n"):
+                match = HEADING.match(line)
+                if match and len(match[1]) == 1:
+                    found[page] = slug(re.sub(r"`([^`]*)`", r"\1", match[2]), "-")
+                    break
+    return found
 
 
 def _renderer(markdown: str, lang: str, where: str) -> str:
@@ -55,7 +83,15 @@ def _marked_renderer(markdown: str, lang: str, where: str) -> str:
 def repository_notebook(article: str, lang: str, framework: str, **kwargs):
     """The copy committed under ``notebooks/<lang>/``: unexecuted, links into the repository,
     observed values marked (see :func:`_marked_renderer`)."""
-    links = Links(lang, article, framework, repository=True, articles=tuple(articles()))
+    links = Links(
+        lang,
+        article,
+        framework,
+        repository=True,
+        articles=tuple(articles()),
+        index=section_pages(article, lang)[0],
+        titles=title_anchors(DOCS, lang),
+    )
     return generate(article, lang, framework, render=_marked_renderer, links=links, **kwargs)
 
 
@@ -75,26 +111,37 @@ def generate(
     notebook's place on the site)."""
     import nbformat
 
-    page = docs / lang / f"{article}.md"
-    where = f"{lang}/{article}.md"
-    markdown = drop_output_placeholders(page.read_text(encoding="utf-8"))
-    segments = [s for s in parse(markdown, lang) if s.framework in (None, framework)]
+    pages = section_pages(article, lang, docs)  # one page, or a section's pages in nav order
+    segments: list[Segment] = []
+    for number, page in enumerate(pages):
+        markdown = drop_output_placeholders((docs / lang / page).read_text(encoding="utf-8"))
+        if number:  # a sub-page: its title one level below the section's
+            markdown = demote_headings(markdown)
+        segments += [
+            replace(s, page=page) for s in parse(markdown, lang) if s.framework in (None, framework)
+        ]
     if infos is None:
         infos = snippet_infos(snippets)
     if links is None:
-        links = Links(lang, article, framework, base=published_url())
+        links = Links(lang, article, framework, base=published_url(), index=pages[0])
     converter = Converter(lang, article, docs, links)
     text = TEXT[lang]
 
     included = [s.text for s in segments if s.kind == "code"]
+    # a part of a snippet (file:section) whose whole file the notebook runs too is shown, not
+    # run: the whole file runs where its page includes it
+    whole = {path for path in included if ":" not in path}
+    shown_only = {p for p in included if ":" in p and p.partition(":")[0] in whole}
     sources = {path: snippet_text(path, snippets, lang) for path in included}
     english = {path: snippet_text(path, snippets) for path in included}  # for the structure
     # snippets that another included snippet starts as a script: written, not executed
     scripts: dict[str, str] = {}  # script path -> path of the first snippet that needs it
     for path in included:
         folder = path.partition(":")[0].rsplit("/", 1)[0]
-        for match in SIBLING_RE.finditer(english[path]):
-            target = f"{folder}/{match['name']}"
+        names = [m["name"] for m in SIBLING_RE.finditer(english[path])]
+        names += [f"{m['name']}.py" for m in MODULE_RE.finditer(english[path])]
+        for name in names:
+            target = f"{folder}/{name}"
             if (snippets / target).is_file() and target != path:
                 scripts.setdefault(target, path)
     uses_file = any("__file__" in src for src in english.values())
@@ -105,13 +152,14 @@ def generate(
     # merge consecutive prose, render placeholders, convert to notebook Markdown
     merged: list[Segment] = []
     for seg in segments:
-        if seg.kind == "md" and merged and merged[-1].kind == "md":
-            merged[-1] = Segment("md", merged[-1].text + "\n\n" + seg.text, None)
+        if seg.kind == "md" and merged and merged[-1].kind == "md" and merged[-1].page == seg.page:
+            merged[-1] = Segment("md", merged[-1].text + "\n\n" + seg.text, None, seg.page)
         else:
-            merged.append(Segment(seg.kind, seg.text, None))
+            merged.append(Segment(seg.kind, seg.text, None, seg.page))
 
-    def md_cells(prose: str) -> None:
-        rendered = render(prose, lang, where)
+    def md_cells(prose: str, page: str) -> None:
+        rendered = render(prose, lang, f"{lang}/{page}")
+        converter.page = page
         for chunk in split_cells(rendered):
             converter.attachments = {}
             converted = converter.convert(chunk)
@@ -173,11 +221,14 @@ def generate(
                 cells.append(cell)
                 setup_done = True
                 if "\n".join(rest).strip():
-                    md_cells("\n".join(rest))
+                    md_cells("\n".join(rest), seg.page)
             else:
-                md_cells(seg.text)
+                md_cells(seg.text, seg.page)
             continue
         path = seg.text
+        if path in shown_only:
+            cells.append(nbformat.v4.new_markdown_cell(f"```python\n{sources[path]}\n```"))
+            continue
         if path in scripts:
             if path not in written:
                 name = path.partition(":")[0].rsplit("/", 1)[-1]
@@ -207,7 +258,8 @@ def generate(
             "lang": lang,
             "framework": framework,
             "title": title,
-            "page": f"docs/{lang}/{article}.md",
+            "page": f"docs/{lang}/{pages[0]}",
+            "pages": [f"docs/{lang}/{page}" for page in pages],
         },
     }
     return nb

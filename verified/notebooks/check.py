@@ -92,14 +92,15 @@ def site_prose_problems(nb, where: str = "") -> list[str]:
     framework and no tabs."""
     meta = nb.metadata.get(SIGNATURE, {})
     lang, article = meta.get("lang", SOURCE_LANG), meta.get("article", "<article>")
+    pages = " or ".join(meta.get("pages") or [f"docs/{lang}/{article}.md"])
     problems = []
     for index, cell in enumerate(nb.cells):
         found = site_prose(cell.source, lang) if cell.cell_type == "markdown" else []
         if found:
             problems.append(
                 f"{where}cell {index} says {', '.join(map(repr, dict.fromkeys(found)))}: prose "
-                f"about the site's tabs or 'this page' reached a notebook; in docs/{lang}/"
-                f'{article}.md wrap it in <span class="site-only">…</span>, or reword it'
+                f"about the site's tabs or 'this page' reached a notebook; in {pages} wrap it "
+                'in <span class="site-only">…</span>, or reword it'
             )
     return problems
 

@@ -11,6 +11,7 @@ one cell per heading. :func:`site_prose` finds what a notebook must not say.
 from __future__ import annotations
 
 import base64
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,8 +86,9 @@ class Links:
       site under any host and in a copy of the built site, and never point at this machine;
     - ``repository``: relative to the copy committed under ``notebooks/<lang>/``: an article
       that has notebooks links to its notebook of the same framework next to it (a section of
-      this article to the heading in this notebook), any other page to its Markdown source
-      under ``docs/<lang>/``.
+      this article to the heading in this notebook; a page of an article's section to the
+      heading its title became, from ``titles``), any other page to its Markdown source under
+      ``docs/<lang>/``.
     """
 
     lang: str
@@ -95,17 +97,29 @@ class Links:
     base: str | None = None
     repository: bool = False
     articles: tuple[str, ...] = ()  # articles that have notebooks (for ``repository``)
+    index: str = ""  # the article's first page: "<article>.md" (default) or "<article>/index.md"
+    titles: dict = field(default_factory=dict)  # sub-page -> anchor of its title in its notebook
+
+    def _article_of(self, page: str) -> str | None:
+        """The article with notebooks that ``page`` belongs to (its page or its section)."""
+        stem = page.removesuffix(".md")
+        for article in {*self.articles, self.article}:
+            if stem == article or stem.startswith(f"{article}/"):
+                return article
+        return None
 
     def page(self, page: str = "", anchor: str = "") -> str:
         """The link to ``page`` (a docs-relative .md path; "" for this article), ``#anchor``."""
         anchor = f"#{anchor}" if anchor and not anchor.startswith("#") else anchor
-        page = page or f"{self.article}.md"
+        page = page or self.index or f"{self.article}.md"
         if self.repository:
-            stem = page.removesuffix(".md")
-            if stem == self.article:
-                return anchor or f"{stem}-{self.framework}.ipynb"
-            if stem in self.articles:
-                return f"{stem}-{self.framework}.ipynb{anchor}"
+            article = self._article_of(page)
+            if article is not None:
+                if not anchor and page in self.titles:
+                    anchor = f"#{self.titles[page]}"
+                if article == self.article:
+                    return anchor or f"{article}-{self.framework}.ipynb"
+                return f"{article}-{self.framework}.ipynb{anchor}"
             return f"../../docs/{self.lang}/{page}{anchor}"
         if self.base is not None:
             prefix = "" if self.lang == LANGS[0] else f"{self.lang}/"
@@ -114,9 +128,10 @@ class Links:
 
     def article_url(self) -> str:
         """The article this notebook is made from (its page; in the repository, its source)."""
+        index = self.index or f"{self.article}.md"
         if self.repository:
-            return f"../../docs/{self.lang}/{self.article}.md"
-        return self.page(f"{self.article}.md")
+            return f"../../docs/{self.lang}/{index}"
+        return self.page(index)
 
     def asset(self, path: str) -> str:
         """A file of the site (an image), by its docs-relative path."""
@@ -178,6 +193,12 @@ class Converter:
     docs: Path
     links: Links
     attachments: dict = field(default_factory=dict)  # filled per cell
+    page: str = ""  # the page converted, relative to docs/<lang>/ (default "<article>.md")
+
+    def resolve(self, path: str) -> str:
+        """A link's path as written in the page, relative to ``docs/<lang>/``."""
+        page = self.page or f"{self.article}.md"
+        return posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
 
     def figure(self, match: re.Match) -> str:
         body = match["body"]
@@ -199,6 +220,7 @@ class Converter:
             return match[0]  # absolute URL, mailto:, attachment:
         path, _, anchor = target.partition("#")
         anchor = f"#{anchor}" if anchor else ""
+        path = self.resolve(path) if path else path
         if bang and path:
             local = self.docs / self.lang / path
             if local.suffix == ".svg" and local.is_file():
@@ -208,7 +230,7 @@ class Converter:
                 return f"![{text}](attachment:{name}{title})"
             return f"![{text}]({self.links.asset(path)}{title})"
         if not path:
-            url = self.links.page("", anchor)
+            url = self.links.page(self.page, anchor)
         elif path.endswith(".md"):
             url = self.links.page(path, anchor)
         else:
@@ -237,7 +259,10 @@ def drop_output_placeholders(markdown: str) -> str:
     kept = []
     for line in markdown.split("\n"):
         whole = PLACEHOLDER.fullmatch(line.strip())
-        if (whole and whole["field"] == "output") or line.strip() == "{{ verified }}":
+        if (whole and whole["field"] == "output") or line.strip() in (
+            "{{ verified }}",
+            "<!-- notebooks -->",  # where the site puts its notebook links
+        ):
             continue
         kept.append(line)
     return "\n".join(kept)

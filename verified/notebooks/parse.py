@@ -26,6 +26,27 @@ class Segment:
     kind: str  # "md" or "code"
     text: str  # Markdown, or the snippet path relative to snippets/
     framework: str | None  # None: both notebooks
+    page: str = ""  # the page it comes from, relative to docs/<lang>/ (sections have several)
+
+
+HEADING_LINE_RE = re.compile(r"^(#{1,5})(\s)")
+FENCE_LINE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+def demote_headings(markdown: str) -> str:
+    """Every heading one level down (outside code fences): a sub-page's title becomes a
+    heading under the title of its section's notebook."""
+    out, fence = [], None
+    for line in markdown.split("\n"):
+        opening = FENCE_LINE_RE.match(line)
+        if fence is None and opening:
+            fence = opening[1]
+        elif fence is not None and line.strip().startswith(fence):
+            fence = None
+        elif fence is None:
+            line = HEADING_LINE_RE.sub(r"#\1\2", line)
+        out.append(line)
+    return "\n".join(out)
 
 
 def _indented_block(lines: list[str], start: int) -> tuple[list[str], int]:

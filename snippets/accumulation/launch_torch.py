@@ -1,0 +1,50 @@
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+world_size = 2
+
+
+def launch(script):
+    """Run the training script next to this file in world_size processes on this machine, as
+    torchrun --nproc-per-node=2 would, and return the report each process printed last."""
+    with socket.socket() as free:  # let the OS pick a free port for the rendezvous
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    worker = Path(__file__).with_name(script)
+    processes = []
+    try:
+        for rank in range(world_size):
+            env = dict(
+                os.environ,
+                MASTER_ADDR="127.0.0.1",
+                MASTER_PORT=str(port),
+                RANK=str(rank),
+                WORLD_SIZE=str(world_size),
+            )
+            processes.append(
+                subprocess.Popen(
+                    [sys.executable, str(worker)],
+                    env=env,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
+        outputs = [process.communicate(timeout=60) for process in processes]
+    finally:
+        for process in processes:  # never leave a training process behind
+            process.kill()
+            process.wait()
+    reports = []
+    for rank, (process, (stdout, stderr)) in enumerate(zip(processes, outputs, strict=True)):
+        lines = stdout.splitlines()
+        if process.returncode != 0 or not lines:  # a failed process fails the launcher too
+            raise RuntimeError(
+                f"rank {rank} exited with code {process.returncode}:\n{stderr[-2000:]}"
+            )
+        reports.append(json.loads(lines[-1]))  # its report is the last line: logs may come first
+    return reports
