@@ -180,13 +180,19 @@ def matrix(session: nox.Session, env: str) -> None:
     build: it is installed without dependencies, then with what it needs on the CPU."""
     spec = next(e for e in MATRIX if e["name"] == env)
     tools = list(nox.project.dependency_groups(PYPROJECT, "engine")) + ["pytest==9.2.0"]
+    # The other framework, at its pin, is only named in the report (the engine never imports
+    # it here): installed without its dependencies, so that they cannot move the release's own.
+    other = "paddlepaddle==" if spec["framework"] == "torch" else "torch=="
+    pins = [r for r in spec["requirements"] if not r.startswith(other)]
+    named = [r for r in spec["requirements"] if r.startswith(other)]
     if spec["framework"] == "torch":
         fetch_and_install(session, *tools)  # verified.matrix reads torch's metadata with them
         fetch_and_install(session, "--no-deps", f"torch=={spec['version']}")
         needs = session.run("python", "-m", "verified.matrix", "torch-requirements", silent=True)
-        fetch_and_install(session, *spec["requirements"], *tools, *needs.split())
+        fetch_and_install(session, *pins, *tools, *needs.split())
     else:
-        fetch_and_install(session, *spec["requirements"], *tools)
+        fetch_and_install(session, *pins, *tools)
+    fetch_and_install(session, "--no-deps", *named)
     report = Path("results") / f"{env}.json"
     session.run(
         "python",
@@ -196,6 +202,8 @@ def matrix(session: nox.Session, env: str) -> None:
         "-q",
         "-p",
         "no:cacheprovider",
+        "-p",
+        "no:anyio",  # a framework's dependency (httpx's anyio), not a plugin of this suite
         "-k",
         f"{spec['framework']}-cpu",
         env={"AUTOGRAD_REPORT": str(report.resolve()), "AUTOGRAD_REPORT_NAME": env},

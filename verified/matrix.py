@@ -79,6 +79,20 @@ def environments(path: Path = MATRIX) -> list[Environment]:
             raise MatrixError(f"{where}.framework: one of {FRAMEWORKS}")
         if raw["name"] != f"{raw['framework']}-{raw['version']}":
             raise MatrixError(f"{where}.name: must be {raw['framework']}-{raw['version']}")
+        pins = {}
+        for text in raw["requirements"]:
+            req = Requirement(text)
+            specs = list(req.specifier)
+            if len(specs) != 1 or specs[0].operator != "==" or req.marker or req.extras:
+                raise MatrixError(
+                    f"{where}.requirements: {text!r} is not pinned: an environment installs "
+                    "exactly what its release resolved to (name==version)"
+                )
+            pins[req.name.lower().replace("_", "-")] = specs[0].version
+        if "numpy" not in pins:
+            raise MatrixError(f"{where}.requirements: pin numpy (the release's own numpy)")
+        if raw["framework"] == "paddle" and pins.get("paddlepaddle") != raw["version"]:
+            raise MatrixError(f"{where}.requirements: needs paddlepaddle=={raw['version']}")
         found.append(
             Environment(raw["name"], raw["framework"], raw["version"], tuple(raw["requirements"]))
         )

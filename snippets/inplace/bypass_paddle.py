@@ -39,7 +39,7 @@ outcome = {
     "no_grad": overwrite_saved_input(under_no_grad),
     "detach": overwrite_saved_input(lambda hidden: hidden.detach().add_(paddle.ones_like(hidden))),
     "data": overwrite_saved_input(lambda hidden: hidden.data.add_(paddle.ones_like(hidden))),
-    "copy_": overwrite_saved_input(lambda hidden: hidden.copy_(hidden + 1)),
+    "copy_": overwrite_saved_input(lambda hidden: hidden.copy_(hidden + 1, True)),
     "out": overwrite_saved_input(
         lambda hidden: paddle.add(hidden, paddle.ones_like(hidden), out=hidden)
     ),

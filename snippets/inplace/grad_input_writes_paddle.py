@@ -22,8 +22,8 @@ outcome = {
         lambda buffer, weight: paddle.sin(weight, out=buffer),
         lambda w: 2 * paddle.sin(w) * paddle.cos(w),
     ),
-    "buffer.copy_(weight)": write_from_weight(
-        lambda buffer, weight: buffer.copy_(weight), lambda w: 2 * w
+    "buffer.copy_(weight, True)": write_from_weight(
+        lambda buffer, weight: buffer.copy_(weight, True), lambda w: 2 * w
     ),
     "buffer[:] = weight": write_from_weight(assign_slice, lambda w: 2 * w),
     "paddle.assign(weight, output=buffer)": write_from_weight(

@@ -43,7 +43,7 @@ WRITES = {
     "weight.exponential_(), no_grad": exponential_under_no_grad,
     "weight[0] = 0": assign_item,
     "weight[:2].scale_(2)": lambda weight, source: weight[:2].scale_(2.0),
-    "weight.copy_(source)": lambda weight, source: weight.copy_(source),
+    "weight.copy_(source, True)": lambda weight, source: weight.copy_(source, True),
     "paddle.add(source, source, out=weight)": lambda weight, source: paddle.add(
         source, source, out=weight
     ),
