@@ -57,7 +57,11 @@ def run(wrap, step):
         model(torch.zeros(1, 4))  # DDP broadcasts the buffers of rank 0 before a forward
         result = "runs"
     except (RuntimeError, ValueError) as error:
-        result = f"{type(error).__name__}: {re.split(r'[:.]', str(error))[0]}"
+        message = str(error)  # up to the versions, or the first clause
+        short = (
+            message.split(" instead")[0] if "version" in message else re.split(r"[:.]", message)[0]
+        )
+        result = f"{type(error).__name__}: {short}"
     same = same_on_all_ranks(module[1].running_mean) if result == "runs" else "not run"
     return {"result": result, "same statistics after a forward": same}
 

@@ -11,9 +11,10 @@ def train_step(hook, inplace):
     calls = []
     hook(model, calls)
     try:
-        model(torch.randn(3, 4)).sum().backward()
+        output = model(torch.randn(3, 4))
     except RuntimeError as error:
-        return f"RuntimeError: {str(error).split('. ')[0]}"
+        return f"RuntimeError in the forward: {str(error).split('. ')[0]}"
+    output.sum().backward()
     return f"runs; hook called {len(calls)} time(s)"
 
 
