@@ -1,0 +1,80 @@
+import paddle
+
+inputs = paddle.to_tensor([[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]])
+weights = paddle.to_tensor([1.0, 2.0, 3.0])  # the loss weighs each output differently
+
+
+def train_step(zero_negatives):
+    """Forward through a Linear layer whose negative outputs `zero_negatives` sets to 0."""
+    paddle.seed(0)
+    layer = paddle.nn.Linear(3, 3)
+    hidden = zero_negatives(layer(inputs))
+    (hidden * weights).sum().backward()
+    return hidden.detach(), layer.weight.grad
+
+
+def through_data(hidden):
+    hidden.data[hidden.data < 0] = 0  # invisible to autograd
+    return hidden
+
+
+def data_clip(hidden):
+    hidden.data.clip_(min=0)
+    return hidden
+
+
+def under_no_grad(hidden):
+    with paddle.no_grad():
+        hidden[hidden < 0] = 0
+    return hidden
+
+
+def no_grad_clip(hidden):
+    with paddle.no_grad():
+        hidden.clip_(min=0)
+    return hidden
+
+
+def through_detach(hidden):
+    hidden.detach().clip_(min=0)
+    return hidden
+
+
+def through_set_value(hidden):
+    hidden.set_value(hidden.clip(min=0))
+    return hidden
+
+
+def recorded_clip(hidden):
+    return hidden.clip_(min=0)  # in place, but recorded: grad mode is on
+
+
+WRITES = {
+    "hidden.data[hidden.data < 0] = 0": through_data,
+    "hidden.data.clip_(min=0)": data_clip,
+    "no_grad: hidden[hidden < 0] = 0": under_no_grad,
+    "no_grad: hidden.clip_(min=0)": no_grad_clip,
+    "hidden.detach().clip_(min=0)": through_detach,
+    "hidden.set_value(hidden.clip(min=0))": through_set_value,
+    "hidden.clip_(min=0)": recorded_clip,
+    "hidden.clip(min=0)": lambda hidden: hidden.clip(min=0),
+    "paddle.where(hidden < 0, zeros, hidden)": lambda hidden: paddle.where(
+        hidden < 0, paddle.zeros_like(hidden), hidden
+    ),
+    "hidden.masked_fill(hidden < 0, 0.0)": lambda hidden: hidden.masked_fill(hidden < 0, 0.0),
+}
+expected_values, expected_grad = train_step(lambda hidden: paddle.nn.functional.relu(hidden))
+_, grad_without_write = train_step(lambda hidden: hidden)
+outcome = {}
+for write, zero_negatives in WRITES.items():
+    values, grad = train_step(zero_negatives)
+    if not paddle.equal_all(values, expected_values).item():
+        outcome[write] = "values not zeroed"
+    elif paddle.allclose(grad, expected_grad).item():
+        outcome[write] = "correct gradient"
+    elif paddle.allclose(grad, grad_without_write).item():
+        outcome[write] = "gradient leaves the write out, no error"
+    else:
+        outcome[write] = "another wrong gradient"
+for write, result in outcome.items():
+    print(f"{write:38} {result}")

@@ -1,0 +1,50 @@
+import numpy as np
+import torch
+
+COEFFS = np.arange(1.0, 13.0, dtype="float32").reshape(3, 4)  # the loss weighs every element
+
+
+def as_numpy(index):
+    """The same index for a NumPy array: which elements `hidden[index]` selects."""
+    if isinstance(index, tuple):
+        return tuple(as_numpy(part) for part in index)
+    return index.numpy() if isinstance(index, torch.Tensor) else index
+
+
+def assign(index):
+    """`hidden[index] = 2 * source`, then backward: do `base` and `source` get their gradients?"""
+    written = np.zeros((3, 4), dtype=bool)
+    written[as_numpy(index)] = True
+    base = torch.ones(3, 4, requires_grad=True)
+    source = torch.ones(COEFFS[as_numpy(index)].shape, requires_grad=True)
+    hidden = base * 1
+    hidden[index] = 2 * source
+    (hidden * torch.tensor(COEFFS)).sum().backward()
+    if source.grad is None:
+        return "source gets no gradient"
+    base_right = np.allclose(base.grad.numpy(), COEFFS * ~written)
+    source_right = np.allclose(source.grad.numpy(), 2 * COEFFS[as_numpy(index)])
+    if base_right and source_right:
+        return "recorded, correct gradients"
+    return f"base gradient {'right' if base_right else 'wrong'}, source {'right' if source_right else 'wrong'}"
+
+
+rows = torch.tensor([0, 2])
+FORMS = {
+    "hidden[1]": 1,
+    "hidden[-1]": -1,
+    "hidden[1:]": slice(1, None),
+    "hidden[::2]": slice(None, None, 2),
+    "hidden[:, 0]": (slice(None), 0),
+    "hidden[..., 1]": (Ellipsis, 1),
+    "hidden[[0, 2]]": [0, 2],
+    "hidden[[0, 2], [1, 3]]": ([0, 2], [1, 3]),
+    "hidden[rows]": rows,
+    "hidden[rows, 1:]": (rows, slice(1, None)),
+    "hidden[torch.tensor(1)]": torch.tensor(1),
+    "hidden[mask]": torch.tensor(COEFFS % 3 == 0),
+    "hidden[row_mask]": torch.tensor([True, False, True]),
+}
+outcome = {form: assign(index) for form, index in FORMS.items()}
+for form, result in outcome.items():
+    print(f"{form + ' = 2 * source':42} {result}")
