@@ -16,6 +16,7 @@ from verified.render import (
     Page,
     code,
     escape,
+    exception_text,
     field_value,
     fmt_bytes,
     fmt_ratio,
@@ -228,6 +229,65 @@ def test_output_blocks_with_their_source(site):
     )
     zh = Page(reports_of(site), "zh", "zh/p.md", provenance=False)
     assert zh.render("{{ fixture.grad | paddle | output }}") == ('```text title="输出"\nhello\n```')
+
+
+def test_exception_text_keeps_every_line_of_the_message():
+    message = "first sentence. Second sentence.\n  [Hint: x]   \n\n(at file.cc:1)\n"
+    rec = {"observed": {"exception": {"type": "RuntimeError", "message": message}}}
+    assert exception_text(rec, "p.md") == (
+        "RuntimeError: first sentence. Second sentence.\n  [Hint: x]\n\n(at file.cc:1)"
+    )
+    long = "\n".join(f"line {i}" for i in range(20))  # no cut at 12 lines, unlike output
+    rec = {"observed": {"exception": {"type": "E", "message": long}}}
+    assert exception_text(rec, "p.md") == f"E: {long}"
+    with pytest.raises(ReportError, match=r"^p\.md: the claim observed no exception$"):
+        exception_text({"observed": {"output": "fine"}}, "p.md")
+
+
+@pytest.mark.parametrize(("lang", "title"), [("en", "Message"), ("zh", "报错信息")])
+def test_exception_blocks_show_the_whole_message(site, lang, title):
+    page = Page(reports_of(site), lang, f"{lang}/p.md")
+    out = page.render('=== "PaddlePaddle"\n\n    {{ fixture.leaf | paddle | exception }}\n')
+    block, _, source = out.partition("\n    \n")
+    assert block == (
+        '=== "PaddlePaddle"\n\n'
+        f'    ``` {{ .text .claim-message title="{title}" }}\n'
+        "    ValueError: (InvalidArgument) Leaf Var x can't use inplace strategy.\n"
+        "    more\n"
+        "    ```"
+    )
+    assert source.startswith("    [") and "](verification.md#c-fixture-leaf-paddle)" in source
+    assert 'data-field="exception" }' in source
+    plain = Page(reports_of(site), lang, "p.md", provenance=False)
+    assert plain.render("{{ fixture.leaf | torch | exception }}") == (
+        f'``` {{ .text .claim-message title="{title}" }}\n'
+        "RuntimeError: a leaf Variable that requires grad\nmore\n```"
+    )
+
+
+@pytest.mark.parametrize(
+    ("markdown", "problem"),
+    [
+        ("see {{ fixture.leaf | torch | exception }}", "must stand alone on its line"),
+        ("{{ fixture.grad | torch | exception }}", "the claim observed no exception"),
+        ("{{ fixture.leaf | torch | exception.type }}", "the exception field takes no key"),
+    ],
+)
+def test_exception_field_errors(site, markdown, problem):
+    with pytest.raises(ReportError, match=re.escape(problem)):
+        Page(reports_of(site), "en", "en/p.md").render(markdown)
+
+
+def test_exception_blocks_render_as_wrapping_message_blocks():
+    """The attribute form of the fence gives the block its class (claims.css wraps it)."""
+    import markdown
+
+    html = markdown.markdown(
+        '``` { .text .claim-message title="Message" }\nRuntimeError: a b\n```',
+        extensions=["attr_list", "pymdownx.highlight", "pymdownx.superfences"],
+    )
+    assert html.startswith('<div class="claim-message highlight"><span class="filename">Message')
+    assert "RuntimeError: a b" in html
 
 
 def test_fences_inside_outputs_are_longer(site):

@@ -28,7 +28,7 @@ PLACEHOLDER = re.compile(
     r"\|\s*(?P<field>[a-z_]+)(?:\.(?P<key>[\w-]+))?\s*\}\}"
 )
 ANY_BRACES = re.compile(r"\{\{.*?\}\}")
-BLOCK_FIELDS = {"output"}
+BLOCK_FIELDS = {"output", "exception"}
 VALUE_FIELDS = {
     "type",
     "message",
@@ -51,6 +51,7 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 TEXT = {
     "en": {
         "output": "Output",
+        "message": "Message",
         "bytes": "bytes",
         "verified": "Verified by running the code: {live}{releases}. GPU: {gpu}. "
         "See the [verification report](verification.md).",
@@ -111,6 +112,7 @@ TEXT = {
     },
     "zh": {
         "output": "输出",
+        "message": "报错信息",
         "bytes": "字节",
         "verified": "经实际运行代码验证：{live}{releases}。GPU：{gpu}。详见[验证报告](verification.md)。",
         "live": "{versions}，{device}，{date}",
@@ -345,6 +347,16 @@ def output_text(rec: dict) -> str:
     return text
 
 
+def exception_text(rec: dict, label: str) -> str:
+    """The exception as the last lines of its traceback show it: ``Type: message``, with every
+    line of the message (the ``message`` field shows the first line only)."""
+    exc = (rec.get("observed") or {}).get("exception")
+    if not exc:
+        raise ReportError(f"{label}: the claim observed no exception")
+    message = "\n".join(line.rstrip() for line in exc["message"].strip("\n").split("\n"))
+    return f"{exc['type']}: {message}"
+
+
 # -- one page ----------------------------------------------------------------------------------
 
 
@@ -472,16 +484,26 @@ class Page:
 
     def block(self, match: re.Match) -> str:
         entry = self.entry(match)
-        text = output_text(entry.rec)
+        name = match["field"]
+        if name == "exception":
+            label = f"{self.where}: {match[0]}"
+            if match["key"]:
+                raise ReportError(f"{label}: the exception field takes no key")
+            text = exception_text(entry.rec, label)
+            # a block that wraps its lines (claims.css): the message, ready to compare or search
+            opening = f'{{ .text .claim-message title="{self.t["message"]}" }}'
+        else:
+            text = output_text(entry.rec)
+            opening = f'text title="{self.t["output"]}"'
         fence = "````" if "```" in text else "```"
-        out = f'{fence}text title="{self.t["output"]}"\n{text}\n{fence}'
+        out = f"{fence}{' ' if opening.startswith('{') else ''}{opening}\n{text}\n{fence}"
         if self.provenance:
             rec = entry.rec
             source = escape(self.tooltip(entry, "source"))
             out += (
                 f"\n\n[{source}](verification.md#{anchor(rec['id'], rec['framework'])})"
                 f'{{ .claim-source data-claim="{rec["id"]}" data-framework="{rec["framework"]}" '
-                f'data-device="{rec["device"]}" data-field="output" }}'
+                f'data-device="{rec["device"]}" data-field="{name}" }}'
             )
         return out
 

@@ -230,14 +230,15 @@ class Converter:
 
 
 def drop_output_placeholders(markdown: str) -> str:
-    """Without ``{{ … | output }}`` (the executed cell shows its own output) and
-    ``{{ verified }}`` (it speaks of "this page"; the banner links the verification report)."""
-    from verified.render import PLACEHOLDER
+    """Without ``{{ … | output }}`` and ``{{ … | exception }}`` (the executed cell shows its
+    own output and traceback) and ``{{ verified }}`` (it speaks of "this page"; the banner
+    links the verification report)."""
+    from verified.render import BLOCK_FIELDS, PLACEHOLDER
 
     kept = []
     for line in markdown.split("\n"):
         whole = PLACEHOLDER.fullmatch(line.strip())
-        if (whole and whole["field"] == "output") or line.strip() == "{{ verified }}":
+        if (whole and whole["field"] in BLOCK_FIELDS) or line.strip() == "{{ verified }}":
             continue
         kept.append(line)
     return "\n".join(kept)
