@@ -219,7 +219,7 @@ def test_output_blocks_with_their_source(site):
     out = page.render('=== "PyTorch"\n\n    {{ fixture.leaf | torch | output }}\n')
     assert out == (
         '=== "PyTorch"\n\n'
-        '    ```text title="Output"\n    hello\n    Traceback (most recent call last):\n'
+        '    ``` { .text .claim-output title="Output" }\n    hello\n    Traceback (most recent call last):\n'
         "      ...\n    RuntimeError: a leaf Variable that requires grad\n    more\n    ```\n"
         "    \n"
         "    [Claim fixture.leaf · PyTorch · CPU · torch 2.13.0, CPU (Test CPU), Python 3.11.7, "
@@ -228,7 +228,9 @@ def test_output_blocks_with_their_source(site):
         'data-field="output" }\n'
     )
     zh = Page(reports_of(site), "zh", "zh/p.md", provenance=False)
-    assert zh.render("{{ fixture.grad | paddle | output }}") == ('```text title="输出"\nhello\n```')
+    assert zh.render("{{ fixture.grad | paddle | output }}") == (
+        '``` { .text .claim-output title="输出" }\nhello\n```'
+    )
 
 
 def test_exception_text_keeps_every_line_of_the_message():
@@ -278,15 +280,17 @@ def test_exception_field_errors(site, markdown, problem):
         Page(reports_of(site), "en", "en/p.md").render(markdown)
 
 
-def test_exception_blocks_render_as_wrapping_message_blocks():
-    """The attribute form of the fence gives the block its class (claims.css wraps it)."""
+@pytest.mark.parametrize(("kind", "title"), [("message", "Message"), ("output", "输出")])
+def test_blocks_get_their_class_and_title(kind, title):
+    """The attribute form of the fence gives the block its class (claims.css wraps messages;
+    the search keeps messages, and outputs where a page asks for them) and its title."""
     import markdown
 
     html = markdown.markdown(
-        '``` { .text .claim-message title="Message" }\nRuntimeError: a b\n```',
+        f'``` {{ .text .claim-{kind} title="{title}" }}\nRuntimeError: a b\n```',
         extensions=["attr_list", "pymdownx.highlight", "pymdownx.superfences"],
     )
-    assert html.startswith('<div class="claim-message highlight"><span class="filename">Message')
+    assert html.startswith(f'<div class="claim-{kind} highlight"><span class="filename">{title}')
     assert "RuntimeError: a b" in html
 
 
@@ -301,7 +305,7 @@ def test_fences_inside_outputs_are_longer(site):
     out = Page(reports_of(site), "en", "p", provenance=False).render(
         "{{ fixture.grad | torch | output }}"
     )
-    assert out == '````text title="Output"\n```\ncode\n```\n````'
+    assert out == '```` { .text .claim-output title="Output" }\n```\ncode\n```\n````'
 
 
 @pytest.mark.parametrize(
@@ -539,7 +543,7 @@ def test_statement_sections(tmp_path):
             ("a.md", "Rule one", "rule-one"),
             ("a.md", "Rule one", "rule-one_1"),
         ],
-        "x.b": [("a.md", "Rule one", "rule-one"), ("a.md", "中文 标题", "中文-标题")],
+        "x.b": [("a.md", "Rule one", "rule-one"), ("a.md", "中文 标题", "custom")],
     }
 
 

@@ -46,6 +46,7 @@ VALUE_FIELDS = {
 TEXT_FIELDS = {"statement", "releases", "status"}
 DIRECTIVES = ("verified", "verification-table", "silent-failures")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{[^}]*\})?\s*$")
+HEADING_ID = re.compile(r"\{[^}]*?#([^\s}]+)[^}]*\}\s*$")  # `## Title { #id }` (attr_list)
 FENCE = re.compile(r"^\s*(```|~~~)")
 
 TEXT = {
@@ -494,9 +495,9 @@ class Page:
             opening = f'{{ .text .claim-message title="{self.t["message"]}" }}'
         else:
             text = output_text(entry.rec)
-            opening = f'text title="{self.t["output"]}"'
+            opening = f'{{ .text .claim-output title="{self.t["output"]}" }}'
         fence = "````" if "```" in text else "```"
-        out = f"{fence}{' ' if opening.startswith('{') else ''}{opening}\n{text}\n{fence}"
+        out = f"{fence} {opening}\n{text}\n{fence}"
         if self.provenance:
             rec = entry.rec
             source = escape(self.tooltip(entry, "source"))
@@ -673,10 +674,14 @@ def sections_of(page: Path):
         match = HEADING.match(line)
         if match and len(match[1]) >= 2:
             heading = re.sub(r"`([^`]*)`", r"\1", match[2])
-            base = slug(heading, "-")
-            count = seen_ids.get(base, 0)
-            seen_ids[base] = count + 1
-            ident = base if count == 0 else f"{base}_{count}"
+            explicit = HEADING_ID.search(line)
+            if explicit:  # the id the page gives the heading
+                ident = explicit[1]
+            else:
+                base = slug(heading, "-")
+                count = seen_ids.get(base, 0)
+                seen_ids[base] = count + 1
+                ident = base if count == 0 else f"{base}_{count}"
         yield heading, ident, line
 
 
