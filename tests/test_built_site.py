@@ -367,6 +367,7 @@ def test_code_listings_stay_out_of_the_search_index(lang: str):
         ("torch.autograd.set_detect_anomaly(True)", ["torch", "autograd", "set_detect_anomaly", "True"]),
         ("is_leaf to_static", ["is_leaf", "to_static"]),
         ("叶子\u200b张量", ["叶子", "张量"]),
+        ("原位\u200b（Inplace）\u200b操作，见“视图”。", ["原位", "Inplace", "操作", "见", "视图"]),
     ],
 )  # fmt: skip
 def test_search_separator_keeps_what_readers_paste(text: str, words: list[str]):
