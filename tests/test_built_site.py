@@ -6,6 +6,7 @@ Run after the build (`nox -s tests` does): `pytest -m site tests`.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from functools import cache
@@ -13,7 +14,19 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-from sitemodel import CJK, LANGS, NO_SITE, SITE, Node, Page, content, pages, parse, site_exists
+from sitemodel import (
+    CJK,
+    LANGS,
+    NO_SITE,
+    SITE,
+    Node,
+    Page,
+    content,
+    lang_prefix,
+    pages,
+    parse,
+    site_exists,
+)
 
 pytestmark = pytest.mark.site
 
@@ -237,12 +250,17 @@ def test_tabs_are_linked_in_built_config(page: Page):
     assert "content.tabs.link" in features, f"/{page.path}: features are {features}"
 
 
-def search_index() -> tuple[dict, Path]:
-    """The search index the zh pages load (Material: <base>/search/search_index.json)."""
-    zh_home = next(p for p in pages() if p.lang == "zh" and p.key == "")
-    base = material_config(zh_home.file)["base"]
-    file = (zh_home.file.parent / base / "search" / "search_index.json").resolve()
-    assert file.is_file(), f"the zh pages' search index {file} is missing"
+def language_root(page: Page) -> str:
+    """The path below the site root that a page's search works from: Material's ``base``."""
+    base = material_config(page.file)["base"]
+    return urlsplit(urljoin(ORIGIN + page.path, base)).path.lstrip("/")
+
+
+def search_index(lang: str = "zh") -> tuple[dict, Path]:
+    """The search index the pages of ``lang`` load (Material: <base>/search/search_index.json)."""
+    home = next(p for p in pages() if p.lang == lang and p.key == "")
+    file = SITE / language_root(home) / "search" / "search_index.json"
+    assert file.is_file(), f"the {lang} pages' search index {file} is missing"
     return json.loads(file.read_text(encoding="utf-8")), file
 
 
@@ -250,10 +268,10 @@ def test_chinese_search_index_is_segmented():
     """Material segments Chinese with jieba when it is installed (TOOLCHAIN trap 8): the zh
     entries must hold words split by the separator, not unbroken runs of characters, or
     queries such as 梯度累积 find nothing."""
-    index, file = search_index()
-    assert "zh" in index["config"]["lang"], f"{file}: search languages {index['config']['lang']}"
+    index, file = search_index("zh")
+    assert index["config"]["lang"] == ["zh"], f"{file}: languages {index['config']['lang']}"
     separator = re.compile(index["config"]["separator"])
-    zh_docs = [d for d in index["docs"] if d["location"].startswith("zh/")]
+    zh_docs = index["docs"]
     assert zh_docs, f"{file}: no zh entries"
     tokens: set[str] = set()
     runs = []
@@ -269,6 +287,119 @@ def test_chinese_search_index_is_segmented():
         assert word in tokens, f"{word!r} is not a token of the zh search index"
     longest = sorted(runs, reverse=True)[:5]
     assert longest[0][0] <= 8, f"unsegmented Chinese runs in the search index: {longest}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_language_searches_its_own_pages(lang: str):
+    """verified/search_hooks.py: every page of a language loads that language's index (its
+    ``base`` is the language's root), and that index lists the sections of that language's
+    pages only, each at a page and anchor that exist."""
+    lang_pages = [p for p in pages() if p.lang == lang]
+    roots = {language_root(p) for p in lang_pages}
+    assert len(roots) == 1, f"{lang} pages search from several roots: {sorted(roots)}"
+    root = roots.pop()
+    assert root == lang_prefix(lang), f"{lang} pages search from /{root}, not /{lang_prefix(lang)}"
+    index, file = search_index(lang)
+    assert index["config"]["lang"] == [lang], f"{file}: languages {index['config']['lang']}"
+    assert index["docs"], f"{file}: empty"
+    problems = []
+    indexed = set()
+    for doc in index["docs"]:
+        path, _, fragment = doc["location"].partition("#")
+        target = SITE / root / path / "index.html"
+        page = next((p for p in lang_pages if p.file == target), None)
+        if page is None:
+            problems.append(f"{doc['location']}: not a {lang} page (/{root}{path})")
+            continue
+        indexed.add(page.path)
+        if fragment and unquote(fragment) not in anchors(target):
+            problems.append(f"{doc['location']}: no such anchor on /{page.path}")
+    assert not problems, f"{file}:\n" + listing(problems)
+    for page in lang_pages:
+        if page.kind == "notebook" or page.key == "verification/":
+            continue  # excluded on purpose: the articles hold the same text
+        assert page.path in indexed, f"/{page.path} is not in {file}"
+
+
+def code_blocks(page: Page) -> list[tuple[set[str], str]]:
+    """(classes, text) of every code block of a page."""
+    found = []
+    for node in content(parse(page.file)).iter("div"):
+        if node.has_class("highlight"):
+            code = next(node.iter("code"), None)
+            found.append((set(node.attrs["class"].split()), code.text() if code else ""))
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_code_listings_stay_out_of_the_search_index(lang: str):
+    """No page's code blocks are in the index but the error index's messages and outputs,
+    every one of them; its code listings are not."""
+    index, file = search_index(lang)
+    errors = next(p for p in pages() if p.lang == lang and p.key == "errors/")
+    blocks = code_blocks(errors)
+    printed = [t for classes, t in blocks if classes & {"claim-message", "claim-output"}]
+    assert len(printed) >= 10, f"/{errors.path}: only {len(printed)} message and output blocks"
+    assert len(blocks) > len(printed), f"/{errors.path}: no code listings to leave out"
+    errors_docs = [d for d in index["docs"] if d["location"].startswith("errors/")]
+    errors_text = "\n".join(d["text"] for d in errors_docs)
+    assert errors_text.count("<pre>") == len(printed), (
+        f"{file}: {errors_text.count('<pre>')} code blocks of /{errors.path} are indexed, "
+        f"{len(printed)} messages and outputs"
+    )
+    for block in printed:
+        first = html.escape(block.strip().splitlines()[0], quote=False)
+        assert first in errors_text, f"{file}: the error index's block {first!r} is not indexed"
+    others = [d for d in index["docs"] if not d["location"].startswith("errors/")]
+    with_code = sorted({d["location"].split("#")[0] for d in others if "<pre>" in d["text"]})
+    assert not with_code, f"{file}: code blocks of {with_code} are indexed"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("output 0 of ReluBackward0, is at version 1", ["output", "0", "ReluBackward0", "version", "1"]),
+        ("AsStridedBackward0 CopySlices relu_grad", ["AsStridedBackward0", "CopySlices", "relu_grad"]),
+        ("retain_graph=True", ["retain_graph=True"]),
+        ("x += 1", ["x", "=", "1"]),  # what a query `+=` looks for (a leading + means "required")
+        ("weight[i] = v and a == b", ["weight", "v", "b"]),  # a lone = or == is no word
+        ("A view of a leaf is being used in an in-place operation.", ["view", "leaf", "being", "used", "place", "operation"]),
+        ("torch.autograd.set_detect_anomaly(True)", ["torch", "autograd", "set_detect_anomaly", "True"]),
+        ("is_leaf to_static", ["is_leaf", "to_static"]),
+        ("叶子\u200b张量", ["叶子", "张量"]),
+        ("原位\u200b（Inplace）\u200b操作，见“视图”。", ["原位", "Inplace", "操作", "见", "视图"]),
+    ],
+)  # fmt: skip
+def test_search_separator_keeps_what_readers_paste(text: str, words: list[str]):
+    """The separator of the built indexes (Material's, mkdocs.yml, plus lunr's English stop
+    words, verified/search_hooks.py), as the browser splits pages and queries with it."""
+    for lang in LANGS:
+        index, _ = search_index(lang)
+        separator = re.compile(index["config"]["separator"])
+        assert [w for w in separator.split(text) if w] == words
+
+
+def test_notebook_pages_share_one_stylesheet():
+    """Trap 11: nbconvert's JupyterLab CSS was ~590 KB of <style> on every notebook page;
+    verified/notebook_hooks.py moves it into one file that every notebook page links."""
+    notebooks = [p for p in pages() if p.kind == "notebook"]
+    assert notebooks, "no notebook pages"
+    shared = set()
+    for page in notebooks:
+        doc = parse(page.file)
+        inline = [len(n.text()) for n in doc.iter("style")]
+        assert sum(inline) < 2_000, f"/{page.path}: {sum(inline):,} characters of inline style"
+        sheets = [
+            urljoin(ORIGIN + page.path, n.attrs["href"])
+            for n in content(doc).iter("link")
+            if "stylesheet" in n.attrs.get("rel", "")
+        ]
+        assert len(sheets) == 1, f"/{page.path}: stylesheets in the content: {sheets}"
+        shared.add(sheets[0])
+    assert len(shared) == 1, f"notebook pages link different stylesheets: {sorted(shared)}"
+    css = target_file(to_local(shared.pop()))
+    assert css is not None and css.stat().st_size > 100_000, f"{css}: not JupyterLab's CSS"
+    assert ".jp-Notebook" in css.read_text(encoding="utf-8")
 
 
 # -- accessibility basics ---------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Every value on the built pages is the report's value for that claim, framework and device.
 
 Each rendered value is a link (``a.claim-value``) carrying its claim, framework, device and
-field; each output block is followed by a ``a.claim-source`` line. These tests read the built
-HTML and compare what a reader sees with the verification reports, using their own formatting
+field; each output or message block is followed by a ``a.claim-source`` line. These tests read
+the built HTML and compare what a reader sees with the verification reports, using their own formatting
 rules (not the renderer's), and check that each value's provenance leads to the right row of
 the verification page, which names the snippet and the claims file. Run after the build.
 """
@@ -182,6 +182,13 @@ def test_every_output_block_is_the_report_output(page):
         where = f"line {link.line}: output of {rec['id']} [{rec['framework']}-{rec['device']}]"
         if text is None:
             problems.append(f"{where}: no code block before its source line")
+            continue
+        if link.attrs.get("data-field") == "exception":  # the whole message, every line
+            exc = observed["exception"]
+            lines = [line.rstrip() for line in exc["message"].strip("\n").split("\n")]
+            want = f"{exc['type']}: " + "\n".join(lines)
+            if text.rstrip("\n") != want:
+                problems.append(f"{where}: the message block is not the whole message {want!r}")
             continue
         printed = observed.get("output", "").rstrip("\n")
         if printed and not text.startswith(printed):

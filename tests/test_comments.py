@@ -18,6 +18,7 @@ from sitemodel import SITE
 
 from verified.claims import LANGS, ROOT, SNIPPETS
 from verified.notebooks import comments as cm
+from verified.notebooks import snippets as sn
 
 OTHER_LANGS = [lang for lang in LANGS if lang != cm.SOURCE_LANG]
 FILES = [p.relative_to(SNIPPETS).as_posix() for p in cm.snippet_files()]
@@ -136,14 +137,14 @@ def test_page_with_a_missing_translation_fails_the_build(tmp_path):
     snippets = _article(tmp_path, SNIPPET, '"a leaf" = "一个叶子张量"\n')
     page = '```python\n--8<-- "demo/demo_torch.py"\n```\n'
     with pytest.raises(cm.TranslationError, match=r"demo_torch\.py:4"):
-        cm.translate_includes(page, "zh", snippets)
-    original = cm.translate_includes
+        sn.translate_includes(page, "zh", snippets)
+    original = sn.translate_includes
     try:  # the hook's call, with this folder's snippets
-        cm.translate_includes = lambda markdown, lang: original(markdown, lang, snippets)
+        sn.translate_includes = lambda markdown, lang: original(markdown, lang, snippets)
         with pytest.raises(PluginError, match=r"(?s)zh/demo\.md: .*demo_torch\.py:4"):
-            cm.translate_page(page, "zh", "zh/demo.md")
+            sn.translate_page(page, "zh", "zh/demo.md")
     finally:
-        cm.translate_includes = original
+        sn.translate_includes = original
 
 
 def test_notebook_with_a_missing_translation_fails(tmp_path):
@@ -237,7 +238,7 @@ def test_page_include_inside_tabs_renders_like_the_original(tmp_path):
         ```
         """
     )
-    inlined = cm.translate_includes(page, "zh", snippets)
+    inlined = sn.translate_includes(page, "zh", snippets)
     assert "--8<--" not in inlined
     assert "\n    x = torch.ones(3)  # 一个叶子张量\n" in inlined  # indented like the include
     assert "\nx = torch.ones(3)  # 一个叶子张量\n" in inlined
@@ -253,7 +254,7 @@ def test_page_include_inside_tabs_renders_like_the_original(tmp_path):
     ):
         back = back.replace(value, key)
     assert back == english
-    assert cm.translate_includes(page, cm.SOURCE_LANG, snippets) == page
+    assert sn.translate_includes(page, cm.SOURCE_LANG, snippets) == page
 
 
 def test_real_pages_get_every_include_translated():
@@ -263,7 +264,7 @@ def test_real_pages_get_every_include_translated():
             continue
         text = page.read_text(encoding="utf-8")
         includes = re.findall(r'--8<--\s+"([^"]+\.py)"', text)
-        out = cm.translate_includes(text, lang)
+        out = sn.translate_includes(text, lang)
         assert "--8<--" not in out or not includes, f"{page}: an include was left"
         for name in includes:
             for line in cm.translated_file(name, lang).split("\n"):

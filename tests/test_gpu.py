@@ -30,7 +30,8 @@ from verified.gpu import kit, wheels
 from verified.gpu.check import report_problems, run_problems
 from verified.gpu.plugin import capped
 from verified.render import verification_page, verified_line
-from verified.report import Report, Reports, environment, record, results_problems, write
+from verified.report import Report, Reports, environment, record, write
+from verified.results import results_problems
 
 TORCH_GPU = "2.11.0+cu130"  # the GPU machine's PyTorch; the pin is 2.13.0
 ON_DEVICE = {"paddle": None, "torch": TORCH_GPU}

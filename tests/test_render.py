@@ -16,6 +16,7 @@ from verified.render import (
     Page,
     code,
     escape,
+    exception_text,
     field_value,
     fmt_bytes,
     fmt_ratio,
@@ -218,7 +219,7 @@ def test_output_blocks_with_their_source(site):
     out = page.render('=== "PyTorch"\n\n    {{ fixture.leaf | torch | output }}\n')
     assert out == (
         '=== "PyTorch"\n\n'
-        '    ```text title="Output"\n    hello\n    Traceback (most recent call last):\n'
+        '    ``` { .text .claim-output title="Output" }\n    hello\n    Traceback (most recent call last):\n'
         "      ...\n    RuntimeError: a leaf Variable that requires grad\n    more\n    ```\n"
         "    \n"
         "    [Claim fixture.leaf · PyTorch · CPU · torch 2.13.0, CPU (Test CPU), Python 3.11.7, "
@@ -227,7 +228,70 @@ def test_output_blocks_with_their_source(site):
         'data-field="output" }\n'
     )
     zh = Page(reports_of(site), "zh", "zh/p.md", provenance=False)
-    assert zh.render("{{ fixture.grad | paddle | output }}") == ('```text title="输出"\nhello\n```')
+    assert zh.render("{{ fixture.grad | paddle | output }}") == (
+        '``` { .text .claim-output title="输出" }\nhello\n```'
+    )
+
+
+def test_exception_text_keeps_every_line_of_the_message():
+    message = "first sentence. Second sentence.\n  [Hint: x]   \n\n(at file.cc:1)\n"
+    rec = {"observed": {"exception": {"type": "RuntimeError", "message": message}}}
+    assert exception_text(rec, "p.md") == (
+        "RuntimeError: first sentence. Second sentence.\n  [Hint: x]\n\n(at file.cc:1)"
+    )
+    long = "\n".join(f"line {i}" for i in range(20))  # no cut at 12 lines, unlike output
+    rec = {"observed": {"exception": {"type": "E", "message": long}}}
+    assert exception_text(rec, "p.md") == f"E: {long}"
+    with pytest.raises(ReportError, match=r"^p\.md: the claim observed no exception$"):
+        exception_text({"observed": {"output": "fine"}}, "p.md")
+
+
+@pytest.mark.parametrize(("lang", "title"), [("en", "Message"), ("zh", "报错信息")])
+def test_exception_blocks_show_the_whole_message(site, lang, title):
+    page = Page(reports_of(site), lang, f"{lang}/p.md")
+    out = page.render('=== "PaddlePaddle"\n\n    {{ fixture.leaf | paddle | exception }}\n')
+    block, _, source = out.partition("\n    \n")
+    assert block == (
+        '=== "PaddlePaddle"\n\n'
+        f'    ``` {{ .text .claim-message title="{title}" }}\n'
+        "    ValueError: (InvalidArgument) Leaf Var x can't use inplace strategy.\n"
+        "    more\n"
+        "    ```"
+    )
+    assert source.startswith("    [") and "](verification.md#c-fixture-leaf-paddle)" in source
+    assert 'data-field="exception" }' in source
+    plain = Page(reports_of(site), lang, "p.md", provenance=False)
+    assert plain.render("{{ fixture.leaf | torch | exception }}") == (
+        f'``` {{ .text .claim-message title="{title}" }}\n'
+        "RuntimeError: a leaf Variable that requires grad\nmore\n```"
+    )
+
+
+@pytest.mark.parametrize(
+    ("markdown", "problem"),
+    [
+        ("see {{ fixture.leaf | torch | exception }}", "must stand alone on its line"),
+        ("{{ fixture.grad | torch | exception }}", "the claim observed no exception"),
+        ("{{ fixture.leaf | torch | exception.type }}", "the exception field takes no key"),
+    ],
+)
+def test_exception_field_errors(site, markdown, problem):
+    with pytest.raises(ReportError, match=re.escape(problem)):
+        Page(reports_of(site), "en", "en/p.md").render(markdown)
+
+
+@pytest.mark.parametrize(("kind", "title"), [("message", "Message"), ("output", "输出")])
+def test_blocks_get_their_class_and_title(kind, title):
+    """The attribute form of the fence gives the block its class (claims.css wraps messages;
+    the search keeps messages, and outputs where a page asks for them) and its title."""
+    import markdown
+
+    html = markdown.markdown(
+        f'``` {{ .text .claim-{kind} title="{title}" }}\nRuntimeError: a b\n```',
+        extensions=["attr_list", "pymdownx.highlight", "pymdownx.superfences"],
+    )
+    assert html.startswith(f'<div class="claim-{kind} highlight"><span class="filename">{title}')
+    assert "RuntimeError: a b" in html
 
 
 def test_fences_inside_outputs_are_longer(site):
@@ -241,7 +305,7 @@ def test_fences_inside_outputs_are_longer(site):
     out = Page(reports_of(site), "en", "p", provenance=False).render(
         "{{ fixture.grad | torch | output }}"
     )
-    assert out == '````text title="Output"\n```\ncode\n```\n````'
+    assert out == '```` { .text .claim-output title="Output" }\n```\ncode\n```\n````'
 
 
 @pytest.mark.parametrize(
@@ -487,7 +551,7 @@ def test_statement_sections(tmp_path):
             ("a.md", "Rule one", "rule-one"),
             ("a.md", "Rule one", "rule-one_1"),
         ],
-        "x.b": [("a.md", "Rule one", "rule-one"), ("a.md", "中文 标题", "中文-标题")],
+        "x.b": [("a.md", "Rule one", "rule-one"), ("a.md", "中文 标题", "custom")],
     }
 
 

@@ -18,10 +18,10 @@ from verified.report import (
     Reports,
     freshness,
     record,
-    results_problems,
     staleness,
     write,
 )
+from verified.results import results_problems
 
 OTHER = {"paddle": "2.6.2", "torch": "2.4.1"}
 

@@ -5,7 +5,7 @@ this test fails with the stale cases and the command that refreshes them."""
 
 from __future__ import annotations
 
-from verified.report import results_problems
+from verified.results import results_problems
 
 
 def test_committed_environment_reports_are_fresh():

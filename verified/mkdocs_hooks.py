@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:  # hooks are loaded by file path; make `verified` 
     sys.path.insert(0, str(ROOT))
 
 from verified.claims import LANGS, SNIPPETS  # noqa: E402
-from verified.notebooks.comments import translate_page  # noqa: E402
+from verified.notebooks.snippets import translate_page  # noqa: E402
 from verified.render import Page, join_cjk_soft_breaks  # noqa: E402
 from verified.report import ReportError, Reports, show_failed  # noqa: E402
 

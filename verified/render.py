@@ -28,7 +28,7 @@ PLACEHOLDER = re.compile(
     r"\|\s*(?P<field>[a-z_]+)(?:\.(?P<key>[\w-]+))?\s*\}\}"
 )
 ANY_BRACES = re.compile(r"\{\{.*?\}\}")
-BLOCK_FIELDS = {"output", "conditions"}
+BLOCK_FIELDS = {"output", "exception", "conditions"}
 VALUE_FIELDS = {
     "type",
     "message",
@@ -49,11 +49,13 @@ VALUE_FIELDS = {
 TEXT_FIELDS = {"statement", "releases", "status"}
 DIRECTIVES = ("verified", "verification-table", "silent-failures")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{[^}]*\})?\s*$")
+HEADING_ID = re.compile(r"\{[^}]*?#([^\s}]+)[^}]*\}\s*$")  # `## Title { #id }` (attr_list)
 FENCE = re.compile(r"^\s*(```|~~~)")
 
 TEXT = {
     "en": {
         "output": "Output",
+        "message": "Message",
         "bytes": "bytes",
         "verified": "Verified by running the code: {live}{releases}. GPU: {gpu}. "
         "See the [verification report](verification.md).",
@@ -104,7 +106,7 @@ TEXT = {
         "banner_title": "Some results on this page failed on this machine",
         "banner": "The values marked ✗ did not come out as the page says when the claims ran "
         "here ({env}). The page shows what was observed. Rerun them with `{command}`; the "
-        "[verification report](verification.md) has the details.",
+        "[verification report]({root}verification.md) has the details.",
         "nothing_observed": "nothing (the snippet did not run to the end)",
         "conditions_head": "| Condition | Ratio | Control | Allocator settings of the process |",
         "condition": {
@@ -133,6 +135,7 @@ TEXT = {
     },
     "zh": {
         "output": "输出",
+        "message": "报错信息",
         "bytes": "字节",
         "verified": "经实际运行代码验证：{live}{releases}。GPU 用例：{gpu}。详见[验证报告](verification.md)。",
         "live": "{versions}，{device}，{date}",
@@ -179,7 +182,7 @@ TEXT = {
         "failed_block": "这条断言在本机上未通过：{statement}观测值：{observed}。预期：{expected}。",
         "banner_title": "本页有部分结果在本机上未通过",
         "banner": "标有 ✗ 的值在本机运行断言时与正文所说不符（{env}），页面显示的是实际观测值。"
-        "可以用 `{command}` 重新运行；详见[验证报告](verification.md)。",
+        "可以用 `{command}` 重新运行；详见[验证报告]({root}verification.md)。",
         "nothing_observed": "无（代码片段没有运行到最后）",
         "conditions_head": "| 条件 | 比值 | 对照 | 进程实际使用的分配器设置 |",
         "condition": {
@@ -405,6 +408,16 @@ def output_text(rec: dict) -> str:
     return text
 
 
+def exception_text(rec: dict, label: str) -> str:
+    """The exception as the last lines of its traceback show it: ``Type: message``, with every
+    line of the message (the ``message`` field shows the first line only)."""
+    exc = (rec.get("observed") or {}).get("exception")
+    if not exc:
+        raise ReportError(f"{label}: the claim observed no exception")
+    message = "\n".join(line.rstrip() for line in exc["message"].strip("\n").split("\n"))
+    return f"{exc['type']}: {message}"
+
+
 # -- one page ----------------------------------------------------------------------------------
 
 
@@ -475,7 +488,10 @@ class Page:
         banner = [
             f'!!! failure "{self.t["banner_title"]}"',
             "",
-            "    " + self.t["banner"].format(env=env_text(env, self.lang), command=command),
+            "    "
+            + self.t["banner"].format(
+                env=env_text(env, self.lang), command=command, root=self.root
+            ),
             "",
             *[f"    - `{name}`" for name in names],
             "",
@@ -586,9 +602,18 @@ class Page:
         if name == "conditions":
             out = conditions_table(entry.rec, self.lang, f"{self.where}: {match[0]}")
         else:
-            text = output_text(entry.rec)
+            if name == "exception":
+                label = f"{self.where}: {match[0]}"
+                if match["key"]:
+                    raise ReportError(f"{label}: the exception field takes no key")
+                text = exception_text(entry.rec, label)
+                # a block that wraps its lines (claims.css): the message, ready to compare or search
+                opening = f'{{ .text .claim-message title="{self.t["message"]}" }}'
+            else:
+                text = output_text(entry.rec)
+                opening = f'{{ .text .claim-output title="{self.t["output"]}" }}'
             fence = "````" if "```" in text else "```"
-            out = f'{fence}text title="{self.t["output"]}"\n{text}\n{fence}'
+            out = f"{fence} {opening}\n{text}\n{fence}"
         if self.provenance:
             rec = entry.rec
             source = escape(self.tooltip(entry, "source"))
@@ -832,10 +857,14 @@ def sections_of(page: Path):
         match = HEADING.match(line)
         if match:
             heading = re.sub(r"`([^`]*)`", r"\1", match[2])
-            base = slug(heading, "-")
-            count = seen_ids.get(base, 0)
-            seen_ids[base] = count + 1
-            ident = base if count == 0 else f"{base}_{count}"
+            explicit = HEADING_ID.search(line)
+            if explicit:  # the id the page gives the heading
+                ident = explicit[1]
+            else:
+                base = slug(heading, "-")
+                count = seen_ids.get(base, 0)
+                seen_ids[base] = count + 1
+                ident = base if count == 0 else f"{base}_{count}"
         yield heading, ident, line
 
 

@@ -13,7 +13,7 @@ def check(write, reference):
     except RuntimeError as error:
         if not any(text in str(error) for text in REFUSALS):
             raise
-        messages[write.__name__] = str(error).split(". ")[0]
+        messages[write.__name__] = str(error)
         return "error"
     loss.backward()
     gradient = weight.grad

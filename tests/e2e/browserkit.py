@@ -4,8 +4,11 @@ recorder of a page's traffic, and the page weights collected for the terminal su
 from __future__ import annotations
 
 import contextlib
+import gzip
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -22,6 +25,8 @@ TIMEOUT_MS = 15_000
 
 # Filled by the tests, printed at the end of the run and saved to build/e2e/page-weight.json.
 PAGE_WEIGHTS: dict[str, dict] = {}
+# File types a static host sends gzip-compressed (GitHub Pages, nginx with gzip_types).
+COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".txt", ".xml"}
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
@@ -83,21 +88,35 @@ class Traffic:
             "page errors": self.page_errors,
         }
 
-    def weight(self) -> dict:
-        """Bytes transferred (headers + encoded body), total and by resource type."""
-        by_type: dict[str, int] = {}
+    def weight(self, site_dir: Path) -> dict:
+        """What the first load fetched: every response from the site (the page, and whatever
+        the browser then asked for: styles, scripts, the search worker's scripts, the search
+        index, figures), measured on the file the static server sent. ``bytes``: the files
+        as sent here, uncompressed; ``gzip_bytes``: each file of a type that static hosts
+        compress (HTML, CSS, JavaScript, JSON, SVG, text) gzipped at level 6 (gzip's and
+        nginx's usual level), the others as they are. Headers are not counted."""
+        by_type: dict[str, list[int]] = {}
         items = []
         for request in self.finished:
             if not request.url.startswith(self.base_url):
                 continue
-            sizes = request.sizes()
-            size = sizes["responseBodySize"] + sizes["responseHeadersSize"]
-            by_type[request.resource_type] = by_type.get(request.resource_type, 0) + size
-            items.append((size, request.url.removeprefix(self.base_url) or "/"))
+            path = urlsplit(request.url).path.removeprefix(urlsplit(self.base_url).path)
+            file = site_dir / unquote(path)
+            if path == "" or path.endswith("/") or file.is_dir():
+                file = file / "index.html"
+            # the file, not the transfer sizes the browser reports: it reports 0 for the
+            # search worker's own requests (its script, lunr's language scripts)
+            body = file.read_bytes()
+            packed = len(gzip.compress(body, 6)) if file.suffix in COMPRESSED else len(body)
+            totals = by_type.setdefault(request.resource_type, [0, 0])
+            totals[0] += len(body)
+            totals[1] += packed
+            items.append((len(body), packed, "/" + path))
         items.sort(reverse=True)
         return {
-            "bytes": sum(by_type.values()),
+            "bytes": sum(t[0] for t in by_type.values()),
+            "gzip_bytes": sum(t[1] for t in by_type.values()),
             "requests": len(items),
-            "by_type": dict(sorted(by_type.items(), key=lambda kv: -kv[1])),
-            "largest": items[:5],
+            "by_type": dict(sorted(by_type.items(), key=lambda kv: -kv[1][0])),
+            "largest": items[:6],
         }

@@ -109,11 +109,14 @@ def pytest_terminal_summary(terminalreporter):
         json.dumps(PAGE_WEIGHTS, indent=2, ensure_ascii=False), encoding="utf-8"
     )
     write = terminalreporter.write_line
-    terminalreporter.section("page weight (first load, bytes transferred)")
+    terminalreporter.section("page weight (first load: files sent, and gzipped)")
     for name, w in sorted(PAGE_WEIGHTS.items(), key=lambda kv: (kv[1]["kind"], kv[0])):
-        top = ", ".join(f"{t} {b / 1024:.0f} KiB" for t, b in list(w["by_type"].items())[:3])
+        top = ", ".join(
+            f"{t} {raw / 1024:.0f}/{packed / 1024:.0f}"
+            for t, (raw, packed) in list(w["by_type"].items())[:3]
+        )
         write(
-            f"{w['kind']:<8} {name:<34} {w['bytes'] / 1024:8.0f} KiB "
-            f"in {w['requests']:>2} requests  ({top})"
+            f"{w['kind']:<8} {name:<40} {w['bytes'] / 1024:6.0f} KiB, gzip "
+            f"{w['gzip_bytes'] / 1024:4.0f} KiB in {w['requests']:>2} requests  ({top} KiB)"
         )
     write(f"details: {ARTEFACTS / 'page-weight.json'}")

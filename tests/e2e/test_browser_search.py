@@ -1,47 +1,296 @@
-"""Search as a reader uses it: type a query in the header's search box, read the results."""
+"""Search as a reader uses it: type a query in the header's search box, read the results.
+
+Two kinds of query: words that must find an article, and what a reader pastes from an error
+message (a sentence, the operation it names, a Python operator), which must find the message's
+entry on the error index. Each language's search lists that language's pages only.
+
+The rank of a result is its place in Material's own order: every section and page the search
+returned, sorted by the score Material shows in ``data-md-score`` (its ranking, after its
+post-query boosts), ties in the order of the list. The ranks of every query are written to
+``build/e2e/search-ranks.json``.
+"""
 
 from __future__ import annotations
 
+import json
+import re
+import time
 from urllib.parse import urlsplit
 
 import pytest
-from sitemodel import lang_prefix
+from sitemodel import ARTEFACTS, LANGS, content, lang_prefix, page_at, parse
 
 pytestmark = pytest.mark.e2e
 
-TOP = 3  # a page of the right article (its overview or a sub-page) among the first listed
+TOP = 3  # the right article, or the right error-index entry, must be among the first three
+ERRORS = "errors/"  # the error index, in each language below lang_prefix(lang)
+RANKS: dict[str, dict] = {}
 
-CASES = {
-    # test id: (language of the site searched, query, the article (section) it must find)
+ARTICLE_CASES = {
+    # test id: (language of the site searched, query, the article it must find: a page of its
+    # section, the overview or a sub-page, once the articles are sections)
     "zh-gradient-accumulation": ("zh", "梯度累积", "accumulation/"),
     "zh-leaf-tensor": ("zh", "叶子张量", "inplace/"),
     "en-version-counter": ("en", "version counter", "inplace/"),
     "en-gradient-accumulation": ("en", "gradient accumulation", "accumulation/"),
+    "en-retain-graph": ("en", "retain_graph", "accumulation/"),
+    "en-no-sync": ("en", "no_sync", "accumulation/"),
+    "en-inference-mode": ("en", "inference_mode", "inplace/"),
+    "zh-inference-mode": ("zh", "推理模式", "inplace/"),
+    "zh-recomputation": ("zh", "前向重计算", "accumulation/"),
+    "zh-gradient-merge": ("zh", "梯度累加", "accumulation/"),
 }
 
+# What a reader pastes or types -> the error-index entry (its id, the same in both languages).
+# Queries quote the frameworks' messages as the pinned releases print them.
+ENTRY_QUERIES = {
+    "leaf-torch-message": (
+        "a leaf Variable that requires grad is being used in an in-place operation.",
+        "leaf-in-place",
+    ),
+    "leaf-paddle-message": (
+        "that doesn't stop gradient can't use inplace strategy",
+        "leaf-in-place",
+    ),
+    "leaf-view-torch-message": (
+        "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+        "leaf-item-assignment",
+    ),
+    "saved-torch-message": (
+        "one of the variables needed for gradient computation has been modified by an "
+        "inplace operation",
+        "modified-by-an-inplace-operation",
+    ),
+    "saved-paddle-message": (
+        "used in gradient computation has been modified by an inplace operation. Its version "
+        "is 1 but the expected version is 0",
+        "modified-by-an-inplace-operation",
+    ),
+    "saved-anomaly-hint": (
+        "Hint: enable anomaly detection to find the operation that failed to compute its "
+        "gradient, with torch.autograd.set_detect_anomaly(True)",
+        "modified-by-an-inplace-operation",
+    ),
+    "plus-equals": ("+=", "modified-by-an-inplace-operation"),
+    "views-second-sentence": (
+        "This view is the output of a function that returns multiple views.",
+        "view-modified-in-place",
+    ),
+    "views-no-grad-message": (
+        "A view was created in no_grad mode and is being modified inplace with grad mode enabled",
+        "view-modified-in-place",
+    ),
+    "out-message": (
+        "functions with out=... arguments don't support automatic differentiation, but one of "
+        "the arguments requires grad.",
+        "out-argument",
+    ),
+    "inference-message": (
+        "Inplace update to inference tensor outside InferenceMode is not allowed",
+        "inference-tensor",
+    ),
+    "to-static-warning": (
+        "In static graph mode, add_() is the same as add() and does not perform inplace operation.",
+        "to-static",
+    ),
+    "second-backward-torch-message": (
+        "Trying to backward through the graph a second time",
+        "second-backward",
+    ),
+    "second-backward-paddle-message": (
+        "You calculate backward twice for the same subgraph without setting retain_graph=True.",
+        "second-backward",
+    ),
+}
+ENTRY_QUERIES_IN = {  # words of one language's entries, searched on that language's site
+    "zh": {
+        "zh-leaf-words": ("叶子张量 原位操作", "leaf-in-place"),
+        "zh-item-assignment-words": ("下标赋值", "leaf-item-assignment"),
+        "zh-version-words": ("版本计数器", "modified-by-an-inplace-operation"),
+        "zh-inference-words": ("推理张量", "inference-tensor"),
+        "zh-second-backward-words": ("第二次反向传播", "second-backward"),
+    },
+    "en": {
+        "en-leaf-words": ("leaf modified in place", "leaf-in-place"),
+        "en-second-backward-words": ("backward twice retain_graph", "second-backward"),
+    },
+}
+# Operation names in the messages shown on the error index: each must find its own entry.
+# PyTorch names the node whose output was overwritten or freed ("output 0 of ReluBackward0",
+# "CopySlices"); Paddle its grad nodes and grad ops (PowGradNode, relu_grad).
+OP_NAME = re.compile(
+    r"\b(?:[A-Z]\w*Backward\d+|CopySlices|[A-Z]\w*GradNode|[a-z][a-z0-9]*(?:_[a-z0-9]+)*_grad)\b"
+)
+NOT_OPS = {"requires_grad", "no_grad", "enable_grad", "retain_grad", "zero_grad", "clear_grad"}
 
-@pytest.mark.parametrize(("lang", "query", "article"), CASES.values(), ids=CASES.keys())
-def test_search_finds_the_article(lang, query, article, site_dir, base_url, new_page):
-    page, _ = new_page()
-    page.goto(base_url + lang_prefix(lang))
+
+def entry_cases() -> list[tuple[str, str, str, str]]:
+    cases = []
+    for lang in LANGS:
+        for name, (query, entry) in ENTRY_QUERIES.items():
+            cases.append((f"{lang}-{name}", lang, query, entry))
+        for name, (query, entry) in ENTRY_QUERIES_IN.get(lang, {}).items():
+            cases.append((name, lang, query, entry))
+    return cases
+
+
+def op_name_cases() -> list[tuple[str, str, str, str]]:
+    """(id, lang, op name, entry) for every operation name in a message of an entry."""
+    cases = []
+    for lang in LANGS:
+        page = page_at(lang_prefix(lang) + ERRORS)
+        if page is None:
+            continue
+        for entry, messages in entry_messages(page.file).items():
+            names = {name for text in messages for name in OP_NAME.findall(text)} - NOT_OPS
+            cases += [(f"{lang}-op-{name}", lang, name, entry) for name in sorted(names)]
+    return cases
+
+
+def entry_messages(file) -> dict[str, list[str]]:
+    """Entry id (its h2's id) -> the texts of the message blocks (``claim-message``) in it."""
+    found: dict[str, list[str]] = {}
+    current = None
+    for node in content(parse(file)).children:
+        if getattr(node, "tag", None) == "h2":
+            current = node.attrs.get("id")
+            found.setdefault(current, [])
+        elif current is not None and hasattr(node, "iter"):
+            found[current] += [
+                code.text()
+                for div in node.iter("div")
+                if div.has_class("claim-message")
+                for code in div.iter("code")
+            ]
+    return found
+
+
+# -- typing a query ---------------------------------------------------------------------------
+
+RESULTS_JS = """
+() => [...document.querySelectorAll('.md-search-result__list a.md-search-result__link')]
+  .map(a => ({href: a.href, score: parseFloat(a.querySelector('article').dataset.mdScore)}))
+"""
+
+
+def search(page, query: str) -> list[tuple[str, float]]:
+    """Types ``query`` into the header's search box; (path#fragment, score) of every result
+    shown, in Material's order (score, then the list's order)."""
     box = page.locator("input.md-search__input")
-    opener = page.locator("label.md-header__button[for='__search']")
     if not box.is_visible():  # narrow screens: open the search overlay first
-        opener.click()
+        page.locator("label.md-header__button[for='__search']").click()
     box.click()
     box.fill(query)
     box.press("End")  # Material reads the query on keyup
-    items = page.locator(".md-search-result__list > .md-search-result__item")
-    items.first.wait_for(state="visible")
-    hrefs = items.evaluate_all(
-        "items => items.map(li => li.querySelector('a.md-search-result__link').href)"
+    meta = page.locator(".md-search-result__meta")
+    page.wait_for_function(
+        """() => document.querySelector('.md-search-result__list > li') ||
+                 /no matching|没有找到/i.test(
+                   document.querySelector('.md-search-result__meta').textContent)"""
     )
-    found = []
-    for href in hrefs:
-        path = urlsplit(href).path.lstrip("/")  # without ?h= (highlight) and #section
-        if path not in found:
-            found.append(path)
+    results, deadline = None, time.monotonic() + 5
+    while time.monotonic() < deadline:  # the list fills in chunks: wait until it is stable
+        now = page.evaluate(RESULTS_JS)
+        if now == results:
+            break
+        results = now
+        page.wait_for_timeout(250)
+    assert meta.count() == 1
+    shown = []
+    for item in results:
+        parts = urlsplit(item["href"])  # without ?h= (highlight)
+        shown.append(
+            (
+                parts.path.lstrip("/") + (f"#{parts.fragment}" if parts.fragment else ""),
+                item["score"],
+            )
+        )
+    return sorted(shown, key=lambda r: -r[1])  # stable: ties keep the list's order
+
+
+def rank_of(results: list[tuple[str, float]], wanted) -> int | None:
+    for i, (location, _score) in enumerate(results, start=1):
+        if wanted(location):
+            return i
+    return None
+
+
+def other_language_results(results, lang: str) -> list[str]:
+    prefix = lang_prefix(lang)
+    others = [lang_prefix(other) for other in LANGS if other != lang and lang_prefix(other)]
+    if prefix:
+        return [loc for loc, _ in results if not loc.startswith(prefix)]
+    return [loc for loc, _ in results if loc.startswith(tuple(others))]
+
+
+def run_query(new_page, base_url, lang: str, query: str):
+    page, _ = new_page()
+    page.goto(base_url + lang_prefix(lang))
+    results = search(page, query)
+    wrong = other_language_results(results, lang)
+    assert not wrong, f"{query!r} on /{lang_prefix(lang)} lists other languages' pages: {wrong[:5]}"
+    return results
+
+
+def record(name: str, lang: str, query: str, expected: str, rank: int | None, results) -> None:
+    RANKS[name] = {
+        "lang": lang,
+        "query": query,
+        "expected": expected,
+        "rank": rank,
+        "top": [f"{loc} ({score:.1f})" for loc, score in results[:5]],
+    }
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTEFACTS / "search-ranks.json").write_text(
+        json.dumps(RANKS, indent=2, ensure_ascii=False), encoding="utf-8"
+    )
+
+
+def describe(results) -> str:
+    return "\n".join(f"  {i}. {loc} ({score:.1f})" for i, (loc, score) in enumerate(results[:8], 1))
+
+
+# -- the tests --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "article"), ARTICLE_CASES.values(), ids=ARTICLE_CASES.keys()
+)
+def test_search_finds_the_article(lang, query, article, site_dir, base_url, new_page):
+    results = run_query(new_page, base_url, lang, query)
     expected = lang_prefix(lang) + article
-    assert any(path.startswith(expected) for path in found[:TOP]), (
-        f"{query!r} on /{lang_prefix(lang)}: top pages {found[:8]}"
+    rank = rank_of(results, lambda loc: loc.startswith(expected))  # its overview or a sub-page
+    pages = list(dict.fromkeys(loc.split("#")[0] for loc, _ in results))
+    assert any(path.startswith(expected) for path in pages[:TOP]), (
+        f"{query!r} on /{lang_prefix(lang)}: top pages {pages[:8]}"
     )
+    record(f"article-{lang}-{query}", lang, query, expected, rank, results)
+
+
+ENTRY_CASES = entry_cases()
+OP_CASES = op_name_cases()
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "entry"),
+    [c[1:] for c in ENTRY_CASES + OP_CASES],
+    ids=[c[0] for c in ENTRY_CASES + OP_CASES],
+)
+def test_a_pasted_message_finds_its_entry(lang, query, entry, site_dir, base_url, new_page):
+    expected = f"{lang_prefix(lang)}{ERRORS}#{entry}"
+    page = page_at(lang_prefix(lang) + ERRORS)
+    assert page is not None and entry in entry_messages(page.file), (
+        f"no entry #{entry} on /{lang_prefix(lang)}{ERRORS}"
+    )
+    results = run_query(new_page, base_url, lang, query)
+    rank = rank_of(results, lambda loc: loc == expected)
+    record(f"{lang}-{query}", lang, query, expected, rank, results)
+    assert rank is not None and rank <= TOP, (
+        f"{query!r} on /{lang_prefix(lang)}: {expected} is "
+        f"{'not listed' if rank is None else f'#{rank}'}; first results:\n{describe(results)}"
+    )
+
+
+def test_there_are_enough_entry_queries():
+    per_lang = {lang: sum(1 for c in ENTRY_CASES + OP_CASES if c[1] == lang) for lang in LANGS}
+    assert all(n >= 15 for n in per_lang.values()), per_lang

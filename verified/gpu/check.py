@@ -1,6 +1,6 @@
 """What makes a GPU report wrong: checks of the kit's own output (:func:`run_problems`, used by
 the simulation test) and of the GPU reports committed under ``results/`` (:func:`report_problems`,
-called by :func:`verified.report.results_problems`).
+called by :func:`verified.results.results_problems`).
 """
 
 from __future__ import annotations

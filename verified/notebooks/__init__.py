@@ -14,8 +14,8 @@ Where a notebook's parts come from, one module per stage:
 
 ============================  ===============================================================
 :mod:`.parse`                 the page cut into prose and snippet segments, per framework tab
-:mod:`.snippets`              a code cell's text (the snippet file) and what its claims say
-:mod:`.comments`              the snippets' comments in the reader's language (pages too)
+:mod:`.snippets`              what an include puts in a cell or on a page, and what its claims say
+:mod:`.comments`              the snippets' comments in the reader's language (imports no stage)
 :mod:`.markdown`              prose to notebook Markdown: links, figures, one cell per heading
 :mod:`.text`                  the generator's own words and the setup cell, per language
 :mod:`.cells`                 :func:`generate`: the unexecuted notebook, cell by cell

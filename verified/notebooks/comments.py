@@ -19,8 +19,9 @@ includes) are the same in every language.
 :func:`translate` refuses (:class:`TranslationError`) a comment without a translation, naming
 the snippet file and line and the exact line to add to the table, and refuses a result whose
 code differs from the original in anything but comments and docstrings (:func:`code_tokens`).
-The MkDocs hook (:func:`translate_includes`, for the pages) and the notebook builder
-(:func:`verified.notebooks.snippets.snippet_text`) both go through it.
+The pages (:func:`verified.notebooks.snippets.translate_page`, the MkDocs hook's call) and the
+notebooks (:func:`verified.notebooks.snippets.snippet_text`) both go through
+:func:`translated_file`; this module imports nothing else of the notebook builder.
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ SOURCE_LANG = LANGS[0]  # the language the snippets are written in
 LANGUAGE_NAMES = {"zh": "Chinese"}
 TABLE_NAME = "comments.{lang}.toml"
 PRAGMA_RE = re.compile(r"^#\s*(?:noqa\b|type:|fmt:|pragma\b|ruff:|pylint:|-{1,2}8<-{1,2})")
-INCLUDE_LINE_RE = re.compile(r'^(?P<indent>[ \t]*)--8<--\s+"(?P<path>[^"]+\.py(?::[^"]*)?)"\s*$')
 
 
 class TranslationError(ValueError):
@@ -233,41 +233,6 @@ def translated_file(name: str, lang: str, snippets: Path = SNIPPETS) -> str:
             table_at=f"snippets/{Path(name).parent.as_posix()}/{TABLE_NAME.format(lang=lang)}",
         )
     return _TRANSLATED[key]
-
-
-def translate_includes(markdown: str, lang: str, snippets: Path = SNIPPETS) -> str:
-    """A page with each ``--8<-- "<article>/<file>.py"`` include replaced by the file as
-    shown in ``lang``, indented like the include line, exactly as pymdownx.snippets would
-    have inserted the file (it runs after the page hooks and leaves text without includes
-    alone). Pages in the snippets' own language are returned unchanged."""
-    if lang == SOURCE_LANG:
-        return markdown
-    from verified.notebooks.snippets import snippet_text
-
-    out: list[str] = []
-    for line in markdown.split("\n"):
-        match = INCLUDE_LINE_RE.match(line)
-        if not match:
-            out.append(line)
-            continue
-        indent, path = match["indent"], match["path"]
-        if ":" in path:  # a section or line range: what the notebook cell holds
-            text = snippet_text(path, snippets, lang=lang)
-        else:
-            text = translated_file(path, lang, snippets)
-        out.extend(indent + ln for ln in (text.split("\n") if text else []))
-    return "\n".join(out)
-
-
-def translate_page(markdown: str, lang: str, where: str) -> str:
-    """The MkDocs hook's call: :func:`translate_includes`, a missing translation failing the
-    build (``PluginError``) with the page, the snippet file and line, and what to add."""
-    try:
-        return translate_includes(markdown, lang)
-    except TranslationError as exc:
-        from mkdocs.exceptions import PluginError
-
-        raise PluginError(f"{where}: {exc}") from None
 
 
 # -- checking every table ---------------------------------------------------------------------

@@ -252,14 +252,15 @@ class Converter:
 
 
 def drop_output_placeholders(markdown: str) -> str:
-    """Without ``{{ … | output }}`` (the executed cell shows its own output) and
-    ``{{ verified }}`` (it speaks of "this page"; the banner links the verification report)."""
-    from verified.render import PLACEHOLDER
+    """Without ``{{ … | output }}`` and ``{{ … | exception }}`` (the executed cell shows its
+    own output and traceback) and ``{{ verified }}`` (it speaks of "this page"; the banner
+    links the verification report)."""
+    from verified.render import BLOCK_FIELDS, PLACEHOLDER
 
     kept = []
     for line in markdown.split("\n"):
         whole = PLACEHOLDER.fullmatch(line.strip())
-        if (whole and whole["field"] == "output") or line.strip() in (
+        if (whole and whole["field"] in BLOCK_FIELDS) or line.strip() in (
             "{{ verified }}",
             "<!-- notebooks -->",  # where the site puts its notebook links
         ):

@@ -1,10 +1,15 @@
-"""Stage 2, the code: what a notebook cell holds for an include, and what the claims say
-about running it.
+"""Stage 2, the code: what an include puts in a notebook cell or on a page, and what the
+claims say about running it.
 
 :func:`snippet_text` is what ``pymdownx.snippets`` puts on the page for
-``--8<-- "file"`` or ``"file:section"``, with its comments in the notebook's language; :func:`snippet_infos` reads the claims to tell which
-cells must raise (``error`` claims), need a GPU, depend on the machine, or need a longer
-timeout.
+``--8<-- "file"`` or ``"file:section"``, with its comments in the notebook's language
+(:mod:`.comments` translates them); :func:`translate_includes` does the same for every include
+of a page (the MkDocs hook's call is :func:`translate_page`); :func:`snippet_infos` reads the
+claims to tell which cells must raise (``error`` claims), need a GPU, depend on the machine, or
+need a longer timeout.
+
+The dependency runs one way: this module uses :mod:`.comments`, which imports nothing of the
+notebook builder.
 """
 
 from __future__ import annotations
@@ -15,9 +20,10 @@ from pathlib import Path
 
 from verified.claims import SNIPPETS, all_cases
 from verified.notebooks.base import DEFAULT_CELL_TIMEOUT
-from verified.notebooks.comments import SOURCE_LANG, translated_file
+from verified.notebooks.comments import SOURCE_LANG, TranslationError, translated_file
 
 SECTION_MARK_RE = re.compile(r"^\s*#\s*-{1,2}8<-{1,2}\s*\[(?:start|end):[\w-]+\]\s*$")
+INCLUDE_LINE_RE = re.compile(r'^(?P<indent>[ \t]*)--8<--\s+"(?P<path>[^"]+\.py(?::[^"]*)?)"\s*$')
 
 
 def snippet_text(path: str, snippets: Path = SNIPPETS, lang: str = SOURCE_LANG) -> str:
@@ -36,6 +42,39 @@ def snippet_text(path: str, snippets: Path = SNIPPETS, lang: str = SOURCE_LANG) 
         lines = lines[bounds[0] - 1 : bounds[1] if len(bounds) > 1 else None]
     lines = [ln for ln in lines if not SECTION_MARK_RE.match(ln)]
     return "\n".join(lines).strip("\n")
+
+
+def translate_includes(markdown: str, lang: str, snippets: Path = SNIPPETS) -> str:
+    """A page with each ``--8<-- "<article>/<file>.py"`` include replaced by the file as
+    shown in ``lang``, indented like the include line, exactly as pymdownx.snippets would
+    have inserted the file (it runs after the page hooks and leaves text without includes
+    alone). Pages in the snippets' own language are returned unchanged."""
+    if lang == SOURCE_LANG:
+        return markdown
+    out: list[str] = []
+    for line in markdown.split("\n"):
+        match = INCLUDE_LINE_RE.match(line)
+        if not match:
+            out.append(line)
+            continue
+        indent, path = match["indent"], match["path"]
+        if ":" in path:  # a section or line range: what the notebook cell holds
+            text = snippet_text(path, snippets, lang=lang)
+        else:
+            text = translated_file(path, lang, snippets)
+        out.extend(indent + ln for ln in (text.split("\n") if text else []))
+    return "\n".join(out)
+
+
+def translate_page(markdown: str, lang: str, where: str) -> str:
+    """The MkDocs hook's call: :func:`translate_includes`, a missing translation failing the
+    build (``PluginError``) with the page, the snippet file and line, and what to add."""
+    try:
+        return translate_includes(markdown, lang)
+    except TranslationError as exc:
+        from mkdocs.exceptions import PluginError
+
+        raise PluginError(f"{where}: {exc}") from None
 
 
 @dataclass
