@@ -18,6 +18,7 @@ import pytest
 from sitemodel import SITE, Node, content, pages, parse, site_exists
 
 from verified.claims import SNIPPETS
+from verified.render import TEXT
 from verified.report import Reports
 from verified.versions import release
 
@@ -67,7 +68,7 @@ def seconds(text: str) -> float:
     return float(number) * {"s": 1, "ms": 1e-3, "µs": 1e-6}[unit]
 
 
-def expected_text(rec: dict, field: str) -> str | None:
+def expected_text(rec: dict, field: str, lang: str) -> str | None:
     """The text a value must start with (None: checked another way)."""
     observed = rec["observed"]
     name, _, key = field.partition(".")
@@ -88,6 +89,13 @@ def expected_text(rec: dict, field: str) -> str | None:
         return f"{observed['ratio']:.2f}"
     if name == "repeat":
         return str(observed["repeat"])
+    if name == "noise":  # the same-run control: the baseline timed twice
+        return f"{observed['noise']:.2f}"
+    if name == "env":  # the allocator settings the worker ran with
+        settings = rec["env"]["allocator"]
+        if not settings:
+            return TEXT[lang]["allocator_defaults"]
+        return " ".join(f"{k}={v}" for k, v in settings.items())
     if name == "expected":  # what the test asserts: a ratio bound, a tolerance in bytes, ...
         value = rec["expected"][key]
         if key.startswith("ratio_"):
@@ -130,7 +138,7 @@ def test_every_value_equals_the_report(page):
         rec = record_of(link)
         text = " ".join(link.text().split())
         field = attrs["data-field"]
-        want = expected_text(rec, field)
+        want = expected_text(rec, field, page.lang)
         title = attrs.get("title", "")
         if page.lang == "zh" and "观测值：" in title:
             # an English phrase shown in Chinese: the raw value is in the tooltip, the wording
@@ -159,6 +167,39 @@ def test_every_value_equals_the_report(page):
     assert not problems, f"/{page.path}:\n" + "\n".join(problems)
 
 
+def table_before(link: Node) -> list[list[str]] | None:
+    """The body rows (cell texts) of the table just before the paragraph holding ``link``."""
+    paragraph = link.parent
+    siblings = [c for c in paragraph.parent.children if isinstance(c, Node)]
+    index = next(i for i, c in enumerate(siblings) if c is paragraph)
+    for node in reversed(siblings[:index]):
+        table = node if node.tag == "table" else next(node.iter("table"), None)
+        if table is None:
+            return None
+        body = next(table.iter("tbody"), table)
+        return [
+            [" ".join(cell.text().split()) for cell in row.iter("td")] for row in body.iter("tr")
+        ]
+    return None
+
+
+def conditions_problems(link: Node, rec: dict, where: str) -> list[str]:
+    """A conditions block: one row per condition the record measured, with its ratio and
+    control as the report has them."""
+    rows = table_before(link)
+    if rows is None:
+        return [f"{where}: no conditions table before its source line"]
+    measured = rec["observed"]["conditions"]
+    if len(rows) != len(measured):
+        return [f"{where}: {len(rows)} rows, the record measured {len(measured)} conditions"]
+    problems = []
+    for row, (name, result) in zip(rows, measured.items(), strict=True):
+        want = [f"{result['ratio']:.2f}", f"{result['noise']:.2f}"]
+        if [cell.split()[0].rstrip("×") for cell in row[1:3]] != want:
+            problems.append(f"{where}: condition {name!r} shows {row[1:3]}, the report {want}")
+    return problems
+
+
 def code_before(link: Node) -> str | None:
     """The text of the code block just before the paragraph holding ``link``."""
     paragraph = link.parent
@@ -178,8 +219,11 @@ def test_every_output_block_is_the_report_output(page):
     for link in source_links(page):
         rec = record_of(link)
         observed = rec["observed"]
-        text = code_before(link)
         where = f"line {link.line}: output of {rec['id']} [{rec['framework']}-{rec['device']}]"
+        if link.attrs.get("data-field") == "conditions":
+            problems += conditions_problems(link, rec, where)
+            continue
+        text = code_before(link)
         if text is None:
             problems.append(f"{where}: no code block before its source line")
             continue

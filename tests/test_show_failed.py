@@ -40,6 +40,7 @@ def copy_tree(target: Path) -> None:
         if source.is_dir():
             shutil.copytree(source, target / generated, dirs_exist_ok=True)
         elif source.is_file():
+            (target / generated).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target / generated)
 
 

@@ -476,7 +476,7 @@ class Page:
             if leftover and fence is None:
                 raise ReportError(f"{self.where}: unrecognised placeholder {leftover[0]!r}")
             lines.append(line)
-        if self.failures:
+        if self.failures and self.provenance:  # a page of the site; a notebook has its own banner
             lines = self.with_banner(lines)
         return "\n".join(lines)
 

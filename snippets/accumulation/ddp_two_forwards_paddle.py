@@ -1,4 +1,4 @@
-from launcher_paddle import launch
+from launch_paddle import launch
 
 reports = launch("ddp_two_forwards_worker_paddle.py")
 for setup, result in reports[0].items():  # rank 0's report

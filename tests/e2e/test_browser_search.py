@@ -41,6 +41,61 @@ ARTICLE_CASES = {
     "zh-gradient-merge": ("zh", "梯度累加", "accumulation/"),
 }
 
+# A symptom or a heading's words -> the sub-page that answers it (a page of its own, not just
+# its article): the sub-pages of issue 21, in both languages.
+SUB_PAGE_CASES = {
+    "en-inplace-layer-loop": (
+        "en",
+        "loop that switches every layer to inplace=True",
+        "inplace/in-place-layers/",
+    ),
+    "zh-inplace-layer-loop": (
+        "zh",
+        "把每个网络层都切换为 inplace=True 的循环",
+        "inplace/in-place-layers/",
+    ),
+    "en-output-0-of": (
+        "en",
+        "what output 0 of and the version numbers tell you",
+        "inplace/finding-the-culprit/",
+    ),
+    "zh-output-0-of": ("zh", "output 0 of 和版本号说明了什么", "inplace/finding-the-culprit/"),
+    "en-column-by-column": ("en", "result built column by column", "inplace/partial-writes/"),
+    "zh-column-by-column": ("zh", "逐列构造的结果", "inplace/partial-writes/"),
+    "en-ddp-batchnorm": (
+        "en",
+        "DistributedDataParallel BatchNorm two forwards before one backward",
+        "inplace/data-parallel-two-forwards/",
+    ),
+    "zh-ddp-batchnorm": (
+        "zh",
+        "BatchNorm 一次反向传播之前的两次前向计算",
+        "inplace/data-parallel-two-forwards/",
+    ),
+    "en-iterating-views": (
+        "en",
+        "iterating over a tensor zip chunk split unbind",
+        "inplace/hidden-views/",
+    ),
+    "zh-iterating-views": ("zh", "遍历张量 意料之外的视图", "inplace/hidden-views/"),
+    "en-forward-writes": (
+        "en",
+        "writes in the forward pass through .data",
+        "inplace/forward-writes/",
+    ),
+    "zh-forward-writes": ("zh", "在前向计算中通过 .data 写入", "inplace/forward-writes/"),
+    "en-gan-order": (
+        "en",
+        "discriminator steps before the generator's backward",
+        "accumulation/several-optimizers/",
+    ),
+    "zh-gan-order": ("zh", "判别器在生成器的反向传播之前更新", "accumulation/several-optimizers/"),
+    "en-no-sync-scope": ("en", "no_sync() around the backward only", "accumulation/no-sync/"),
+    "zh-no-sync-scope": ("zh", "no_sync() 必须包住什么", "accumulation/no-sync/"),
+    "en-loss-not-divided": ("en", "not dividing the loss", "accumulation/loss-not-divided/"),
+    "zh-loss-not-divided": ("zh", "损失没有除以累积步数", "accumulation/loss-not-divided/"),
+}
+
 # What a reader pastes or types -> the error-index entry (its id, the same in both languages).
 # Queries quote the frameworks' messages as the pinned releases print them.
 ENTRY_QUERIES = {
@@ -101,18 +156,67 @@ ENTRY_QUERIES = {
         "You calculate backward twice for the same subgraph without setting retain_graph=True.",
         "second-backward",
     ),
+    # issue 21: the culprits' messages, the new entries
+    "anomaly-mode-hint": (
+        "The variable in question was changed in there or anywhere later. Good luck!",
+        "modified-by-an-inplace-operation",
+    ),
+    "copy-slices-message": (
+        "which is output 0 of torch::autograd::CopySlices",
+        "modified-by-an-inplace-operation",
+    ),
+    "paddle-call-stack-message": (
+        "PermissionDeniedError: Tensor '' used in gradient computation has been modified by an "
+        "inplace operation",
+        "modified-by-an-inplace-operation",
+    ),
+    "unbind-view-message": (
+        "Output 0 of Unbind is a view and is being modified inplace",
+        "view-modified-in-place",
+    ),
+    "backward-hook-message": (
+        "Output 0 of BackwardHookFunction is a view and is being modified inplace",
+        "backward-hook-view",
+    ),
+    "backward-hook-second-sentence": (
+        "You can fix this by cloning the output of the custom Function.",
+        "backward-hook-view",
+    ),
+    "backward-hook-paddle-message": (
+        "'Linear' object has no attribute 'register_full_backward_hook'",
+        "backward-hook-view",
+    ),
+    "sync-batch-norm-torch-message": (
+        "SyncBatchNorm layers only work with GPU modules",
+        "sync-batch-norm-cpu",
+    ),
+    "sync-batch-norm-paddle-message": (
+        "The kernel sync_batch_norm is not registered",
+        "sync-batch-norm-cpu",
+    ),
+    "two-backward-calls-paddle": (
+        "The TensorWrappers of MeanGradNode do not exist",
+        "second-backward",
+    ),
 }
 ENTRY_QUERIES_IN = {  # words of one language's entries, searched on that language's site
     "zh": {
         "zh-leaf-words": ("叶子张量 原位操作", "leaf-in-place"),
         "zh-item-assignment-words": ("下标赋值", "leaf-item-assignment"),
-        "zh-version-words": ("版本计数器", "modified-by-an-inplace-operation"),
+        "zh-version-words": (
+            "梯度计算需要的张量被原位操作修改",
+            "modified-by-an-inplace-operation",
+        ),
         "zh-inference-words": ("推理张量", "inference-tensor"),
         "zh-second-backward-words": ("第二次反向传播", "second-backward"),
+        "zh-backward-hook-words": ("完整反向钩子 原位网络层", "backward-hook-view"),
+        "zh-sync-batch-norm-words": ("在 CPU 上使用 SyncBatchNorm", "sync-batch-norm-cpu"),
     },
     "en": {
         "en-leaf-words": ("leaf modified in place", "leaf-in-place"),
         "en-second-backward-words": ("backward twice retain_graph", "second-backward"),
+        "en-backward-hook-words": ("full backward hook in-place layer", "backward-hook-view"),
+        "en-sync-batch-norm-words": ("SyncBatchNorm on the CPU", "sync-batch-norm-cpu"),
     },
 }
 # Operation names in the messages shown on the error index: each must find its own entry.
@@ -147,8 +251,13 @@ def op_name_cases() -> list[tuple[str, str, str, str]]:
     return cases
 
 
+PRINTED = ("claim-message", "claim-output")  # what a run printed: messages, outputs (render.py)
+
+
 def entry_messages(file) -> dict[str, list[str]]:
-    """Entry id (its h2's id) -> the texts of the message blocks (``claim-message``) in it."""
+    """Entry id (its h2's id) -> the texts of the blocks a run printed in it: messages
+    (``claim-message``) and outputs (``claim-output``, such as the culprits' messages that a
+    behaviour claim prints whole)."""
     found: dict[str, list[str]] = {}
     current = None
     for node in content(parse(file)).children:
@@ -159,7 +268,7 @@ def entry_messages(file) -> dict[str, list[str]]:
             found[current] += [
                 code.text()
                 for div in node.iter("div")
-                if div.has_class("claim-message")
+                if any(div.has_class(kind) for kind in PRINTED)
                 for code in div.iter("code")
             ]
     return found
@@ -265,6 +374,22 @@ def test_search_finds_the_article(lang, query, article, site_dir, base_url, new_
         f"{query!r} on /{lang_prefix(lang)}: top pages {pages[:8]}"
     )
     record(f"article-{lang}-{query}", lang, query, expected, rank, results)
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "sub_page"), SUB_PAGE_CASES.values(), ids=SUB_PAGE_CASES.keys()
+)
+def test_search_finds_the_sub_page(lang, query, sub_page, site_dir, base_url, new_page):
+    expected = lang_prefix(lang) + sub_page
+    assert page_at(expected) is not None, f"no page /{expected}"
+    results = run_query(new_page, base_url, lang, query)
+    pages = list(dict.fromkeys(loc.split("#")[0] for loc, _ in results))
+    rank = pages.index(expected) + 1 if expected in pages else None
+    record(f"sub-page-{lang}-{query}", lang, query, expected, rank, results)
+    assert rank is not None and rank <= TOP, (
+        f"{query!r} on /{lang_prefix(lang)}: /{expected} is "
+        f"{'not listed' if rank is None else f'page #{rank}'}; first results:\n{describe(results)}"
+    )
 
 
 ENTRY_CASES = entry_cases()

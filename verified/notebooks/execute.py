@@ -9,6 +9,7 @@ raising, each with its claim's exception type.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -23,6 +24,9 @@ class NotebookFailed(RuntimeError):
     pass
 
 
+KERNEL_CELL_FILE = re.compile(r"[^\s\"']*/ipykernel_\d+/\d+\.py")
+
+
 def _sanitize(text: str, run_dir: Path) -> str:
     """Outputs must not carry the build machine's paths."""
     for path, label in (
@@ -34,7 +38,8 @@ def _sanitize(text: str, run_dir: Path) -> str:
     ):
         if path and path not in ("/", "."):
             text = text.replace(path, label)
-    return text
+    # a traceback through a cell names the kernel's temporary file of that cell
+    return KERNEL_CELL_FILE.sub("<cell>", text)
 
 
 def _sanitize_outputs(nb, run_dir: Path) -> None:
