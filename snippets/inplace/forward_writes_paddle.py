@@ -4,12 +4,20 @@ inputs = paddle.to_tensor([[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]])
 weights = paddle.to_tensor([1.0, 2.0, 3.0])  # the loss weighs each output differently
 
 
-def train_step(zero_negatives):
+def linear_loss(hidden):
+    return (hidden * weights).sum()
+
+
+def exp_loss(hidden):  # not linear in hidden: exp saves the values after the write
+    return hidden.exp().sum()
+
+
+def train_step(zero_negatives, loss=linear_loss):
     """Forward through a Linear layer whose negative outputs `zero_negatives` sets to 0."""
     paddle.seed(0)
     layer = paddle.nn.Linear(3, 3)
     hidden = zero_negatives(layer(inputs))
-    (hidden * weights).sum().backward()
+    loss(hidden).backward()
     return hidden.detach(), layer.weight.grad
 
 
@@ -63,18 +71,23 @@ WRITES = {
     ),
     "hidden.masked_fill(hidden < 0, 0.0)": lambda hidden: hidden.masked_fill(hidden < 0, 0.0),
 }
-expected_values, expected_grad = train_step(lambda hidden: paddle.nn.functional.relu(hidden))
-_, grad_without_write = train_step(lambda hidden: hidden)
-outcome = {}
-for write, zero_negatives in WRITES.items():
-    values, grad = train_step(zero_negatives)
+
+
+def judge(zero_negatives, loss=linear_loss):
+    """Compare with the gradient of relu and with the gradient of the layer without the write."""
+    values, grad = train_step(zero_negatives, loss)
+    expected_values, expected_grad = train_step(paddle.nn.functional.relu, loss)
+    _, grad_without_write = train_step(lambda hidden: hidden, loss)
     if not paddle.equal_all(values, expected_values).item():
-        outcome[write] = "values not zeroed"
-    elif paddle.allclose(grad, expected_grad).item():
-        outcome[write] = "correct gradient"
-    elif paddle.allclose(grad, grad_without_write).item():
-        outcome[write] = "gradient leaves the write out, no error"
-    else:
-        outcome[write] = "another wrong gradient"
+        return "values not zeroed"
+    if paddle.allclose(grad, expected_grad).item():
+        return "correct gradient"
+    if paddle.allclose(grad, grad_without_write).item():
+        return "gradient leaves the write out, no error"
+    return "another wrong gradient"
+
+
+outcome = {write: judge(zero_negatives) for write, zero_negatives in WRITES.items()}
+outcome["no_grad: hidden.clip_(min=0), exp loss"] = judge(no_grad_clip, exp_loss)
 for write, result in outcome.items():
     print(f"{write:38} {result}")

@@ -4,12 +4,20 @@ inputs = torch.tensor([[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]])
 weights = torch.tensor([1.0, 2.0, 3.0])  # the loss weighs each output differently
 
 
-def train_step(zero_negatives):
+def linear_loss(hidden):
+    return (hidden * weights).sum()
+
+
+def exp_loss(hidden):  # not linear in hidden: exp saves the values after the write
+    return hidden.exp().sum()
+
+
+def train_step(zero_negatives, loss=linear_loss):
     """Forward through a Linear layer whose negative outputs `zero_negatives` sets to 0."""
     torch.manual_seed(0)
     layer = torch.nn.Linear(3, 3)
     hidden = zero_negatives(layer(inputs))
-    (hidden * weights).sum().backward()
+    loss(hidden).backward()
     return hidden.detach(), layer.weight.grad
 
 
@@ -55,18 +63,23 @@ WRITES = {
     "torch.where(hidden < 0, 0.0, hidden)": lambda hidden: torch.where(hidden < 0, 0.0, hidden),
     "hidden.masked_fill(hidden < 0, 0.0)": lambda hidden: hidden.masked_fill(hidden < 0, 0.0),
 }
-expected_values, expected_grad = train_step(lambda hidden: torch.relu(hidden))
-_, grad_without_write = train_step(lambda hidden: hidden)
-outcome = {}
-for write, zero_negatives in WRITES.items():
-    values, grad = train_step(zero_negatives)
+
+
+def judge(zero_negatives, loss=linear_loss):
+    """Compare with the gradient of relu and with the gradient of the layer without the write."""
+    values, grad = train_step(zero_negatives, loss)
+    expected_values, expected_grad = train_step(torch.relu, loss)
+    _, grad_without_write = train_step(lambda hidden: hidden, loss)
     if not torch.equal(values, expected_values):
-        outcome[write] = "values not zeroed"
-    elif torch.allclose(grad, expected_grad):
-        outcome[write] = "correct gradient"
-    elif torch.allclose(grad, grad_without_write):
-        outcome[write] = "gradient leaves the write out, no error"
-    else:
-        outcome[write] = "another wrong gradient"
+        return "values not zeroed"
+    if torch.allclose(grad, expected_grad):
+        return "correct gradient"
+    if torch.allclose(grad, grad_without_write):
+        return "gradient leaves the write out, no error"
+    return "another wrong gradient"
+
+
+outcome = {write: judge(zero_negatives) for write, zero_negatives in WRITES.items()}
+outcome["no_grad: hidden.clamp_(min=0), exp loss"] = judge(no_grad_clamp, exp_loss)
 for write, result in outcome.items():
     print(f"{write:38} {result}")
