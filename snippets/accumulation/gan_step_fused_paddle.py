@@ -1,0 +1,39 @@
+import paddle
+import paddle.nn.functional as F
+from paddle import nn
+
+IMPLEMENTATIONS = {"default": {}, "use_multi_tensor": {"use_multi_tensor": True}}
+
+
+def bce(logits, target):
+    return F.binary_cross_entropy_with_logits(logits, paddle.full_like(logits, target))
+
+
+def step_between_backwards(implementation):
+    """The step of the previous section, with the discriminator's Adam in one implementation."""
+    paddle.seed(0)
+    generator = nn.Linear(2, 4)
+    discriminator = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+    opt_d = paddle.optimizer.Adam(0.01, parameters=discriminator.parameters(), **implementation)
+    noise, real = paddle.randn([8, 2]), paddle.randn([8, 4]) + 2.0
+    fake_logits = discriminator(generator(noise))
+    d_loss = bce(discriminator(real), 1.0) + bce(fake_logits, 0.0)
+    g_loss = bce(fake_logits, 1.0)
+    expected = paddle.grad(g_loss, generator.weight, retain_graph=True)[0]
+    d_loss.backward(retain_graph=True)
+    version = discriminator[2].weight.inplace_version
+    opt_d.step()
+    result = {"version counter incremented": discriminator[2].weight.inplace_version > version}
+    try:
+        g_loss.backward()
+    except RuntimeError as error:
+        if "modified by an inplace operation" not in str(error):
+            raise
+        return {**result, "raised": True, "gradient off by": None}
+    difference = (generator.weight.grad - expected).abs().max().item()
+    return {**result, "raised": False, "gradient off by": round(difference, 4)}
+
+
+outcome = {name: step_between_backwards(kwargs) for name, kwargs in IMPLEMENTATIONS.items()}
+for name, result in outcome.items():
+    print(f"{name:16} {result}")
