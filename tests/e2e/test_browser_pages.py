@@ -13,12 +13,15 @@ pytestmark = pytest.mark.e2e
 
 # First load (cold cache) of one page, all resources (browserkit.Traffic.weight says how they
 # are measured): (uncompressed bytes, gzip bytes). Articles and the other pages a reader
-# lands on from a search: 1 MB and 200 KiB. Notebook pages carry the executed notebook and
-# JupyterLab's stylesheet (shared by every notebook page, so loaded once).
+# lands on from a search: 1 MB and 200 KiB. Notebook pages carry the executed notebook of a
+# whole article and JupyterLab's stylesheet (shared by every notebook page, so loaded once):
+# 2.4 MB and 400 KiB. (2 MB until the culprits' sections of issue 21 grew the in-place notebook
+# from 106 to 176 cells: 2.06-2.25 MB, 343-376 KiB gzipped; a reader downloads a notebook to
+# run all of it, so it is not split.)
 BUDGET = {
     "article": (1_000_000, 200 * 1024),
     "page": (1_000_000, 200 * 1024),
-    "notebook": (2_000_000, 400 * 1024),
+    "notebook": (2_400_000, 400 * 1024),
 }
 
 PAGES = list(pages()) or [None]  # no site: one case that fails through the site_dir fixture
