@@ -93,6 +93,25 @@ SUB_PAGE_CASES = {
     "en-no-sync-scope": ("en", "no_sync() around the backward only", "accumulation/no-sync/"),
     "zh-no-sync-scope": ("zh", "no_sync() 必须包住什么", "accumulation/no-sync/"),
     "en-loss-not-divided": ("en", "not dividing the loss", "accumulation/loss-not-divided/"),
+    # the reader test of issue 20/21: symptoms and pasted messages as practitioners type them
+    "en-speed-question": ("en", "is in place faster", "inplace/speed/"),
+    "zh-speed-question": ("zh", "原位操作能加速吗", "inplace/speed/"),
+    "en-diverges": (
+        "en",
+        "training diverges with gradient accumulation",
+        "accumulation/loss-not-divided/",
+    ),
+    "zh-diverges": ("zh", "加上梯度累积后发散", "accumulation/loss-not-divided/"),
+    "en-unbind-message": (
+        "en",
+        "Output 0 of UnbindBackward0 is a view and is being modified inplace",
+        "inplace/hidden-views/",
+    ),
+    "zh-unbind-message": (
+        "zh",
+        "Output 0 of UnbindBackward0 is a view and is being modified inplace",
+        "inplace/hidden-views/",
+    ),
     "zh-loss-not-divided": ("zh", "损失没有除以累积步数", "accumulation/loss-not-divided/"),
 }
 
@@ -176,6 +195,10 @@ ENTRY_QUERIES = {
     ),
     "backward-hook-message": (
         "Output 0 of BackwardHookFunction is a view and is being modified inplace",
+        "backward-hook-view",
+    ),
+    "backward-hook-old-name": (
+        "Output 0 of BackwardHookFunctionBackward is a view and is being modified inplace.",
         "backward-hook-view",
     ),
     "backward-hook-second-sentence": (
