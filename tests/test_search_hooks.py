@@ -77,14 +77,6 @@ def test_messages_and_outputs_stay_where_the_page_asks():
     assert '<div class="claim-output highlight"><span' in marked
 
 
-def test_provenance_lines_stay_out_of_the_index():
-    line = '<p><a class="claim-source" href="../verification/#c-x">Claim x · PyTorch · CPU</a></p>'
-    prose = '<p><a class="claim-value" href="../verification/#c-x">1.00</a> as fast</p>'
-    marked = sh.exclude_source_lines(line + prose)
-    assert marked.count('<p data-search-exclude="provenance">') == 1
-    assert marked.endswith(prose)
-
-
 def test_stop_words_separate_as_whole_words_in_any_case():
     separator = re.compile(r"[\s]+|" + sh.stop_word_separator(["in", "to", "a"]))
     words = [w for w in separator.split("In a TO to_static in-place inference_mode A.grad") if w]

@@ -104,19 +104,8 @@ def exclude_code_blocks(html: str, keep_printed: bool = False) -> str:
     return CODE_BLOCK.sub(mark, html)
 
 
-# The provenance line under each output (claim, framework, device, release, host, date): the
-# same words under every block of the site, a tenth of the English index, and nothing a reader
-# searches for (the verification page, which states each record, stays indexed).
-SOURCE_LINE = re.compile(r'<p>(?=<a class="claim-source")')
-
-
-def exclude_source_lines(html: str) -> str:
-    return SOURCE_LINE.sub('<p data-search-exclude="provenance">', html)
-
-
 def on_page_content(html, page, config, files):
-    html = exclude_code_blocks(html, keep_printed=page.meta.get("search_outputs") is True)
-    return exclude_source_lines(html)
+    return exclude_code_blocks(html, keep_printed=page.meta.get("search_outputs") is True)
 
 
 # -- 3. one index per language ---------------------------------------------------------------------

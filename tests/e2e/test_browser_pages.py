@@ -22,6 +22,9 @@ BUDGET = {
     "article": (1_000_000, 200 * 1024),
     "page": (1_000_000, 200 * 1024),
     "notebook": (2_400_000, 400 * 1024),
+    # every claim with every record, and the release matrix: it grows with the claims, and a
+    # reader reaches it from a value's link, not from a search (1.00 MB with issue 21's claims)
+    "verification": (1_300_000, 260 * 1024),
 }
 
 PAGES = list(pages()) or [None]  # no site: one case that fails through the site_dir fixture
@@ -64,7 +67,7 @@ def test_page_loads_clean_and_self_contained(
     problems = format_problems(traffic.problems())
     if problems:
         pytest.fail(f"/{site_page.path}:\n{problems}", pytrace=False)
-    raw, packed = BUDGET[site_page.kind]
+    raw, packed = BUDGET["verification" if site_page.key == "verification/" else site_page.kind]
     assert weight["bytes"] <= raw and weight["gzip_bytes"] <= packed, (
         f"/{site_page.path}: first load {weight['bytes']:,} bytes ({weight['gzip_bytes']:,} "
         f"gzipped), budget {raw:,} ({packed:,}); largest (bytes, gzipped, path): "
