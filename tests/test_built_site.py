@@ -321,6 +321,35 @@ def test_each_language_searches_its_own_pages(lang: str):
         assert page.path in indexed, f"/{page.path} is not in {file}"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_search_index_does_not_depend_on_the_build_machine(lang: str):
+    """Where and when the claims ran (processor, kernel, C library, Python, date) is on the
+    pages, under each block and in each page's verified line, but not in the search index:
+    with it, every section's rank moved with the length of the host's name (CI, on another
+    machine, ranked an error-index entry 4th that ranked 3rd here). verified/render.py marks
+    both with Material's ``data-search-exclude``."""
+    index, file = search_index(lang)
+    records = json.loads((SITE.parent / "build" / "claims.json").read_text("utf-8"))["claims"]
+    envs = [r["env"] for r in records]
+    marks = {e["host"]["kernel"] for e in envs} | {f"Python {e['python']}" for e in envs}
+    marks |= {e["date"][:10] for e in envs}
+    assert marks, "build/claims.json: no environments"
+    found = sorted(
+        {(mark, d["location"]) for d in index["docs"] for mark in marks if mark in d["text"]}
+    )
+    assert not found, f"{file}: the build's environment is indexed:\n" + listing(
+        [f"{loc}: {mark!r}" for mark, loc in found[:20]]
+    )
+    errors = next(p for p in pages() if p.lang == lang and p.key == "errors/")
+    sources = [a for a in content(parse(errors.file)).iter("a") if a.has_class("claim-source")]
+    assert sources and all(a.text().split(" · ")[-1] for a in sources), (
+        f"/{errors.path}: the provenance lines lost their environment"
+    )
+    assert any(m in sources[0].text() for m in marks), (
+        f"/{errors.path}: the first provenance line names no run: {sources[0].text()!r}"
+    )
+
+
 def code_blocks(page: Page) -> list[tuple[set[str], str]]:
     """(classes, text) of every code block of a page."""
     found = []

@@ -222,8 +222,8 @@ def test_output_blocks_with_their_source(site):
         '    ``` { .text .claim-output title="Output" }\n    hello\n    Traceback (most recent call last):\n'
         "      ...\n    RuntimeError: a leaf Variable that requires grad\n    more\n    ```\n"
         "    \n"
-        "    [Claim fixture.leaf · PyTorch · CPU · torch 2.13.0, CPU (Test CPU), Python 3.11.7, "
-        "2026-12-01](verification.md#c-fixture-leaf-torch)"
+        '    [Claim fixture.leaf · PyTorch · CPU · <span data-search-exclude="env">torch 2.13.0, '
+        "CPU (Test CPU), Python 3.11.7, 2026-12-01</span>](verification.md#c-fixture-leaf-torch)"
         '{ .claim-source data-claim="fixture.leaf" data-framework="torch" data-device="cpu" '
         'data-field="output" }\n'
     )
@@ -974,7 +974,7 @@ def test_a_sub_page_links_up_to_the_verification_page(site, lang):
     assert value.startswith("[<code>-16</code>](../verification.md#c-fixture-grad-torch)")
     block = deep.render("{{ fixture.leaf | torch | output }}")
     assert "](../verification.md#c-fixture-leaf-torch){ .claim-source" in block
-    line = deep.render("{{ fixture.grad | torch | value }}\n{{ verified }}").split("\n")[-1]
+    line = deep.render("{{ fixture.grad | torch | value }}\n{{ verified }}").split("\n")[-2]
     assert "](../verification.md)" in line and "](verification.md)" not in line
     top = Page(reports, lang, f"{lang}/p.md").render("{{ verified }}")
     assert "](verification.md)" in top

@@ -465,7 +465,11 @@ class Page:
                 lines.append(silent_table(self.reports, self.lang, self.docs))
                 continue
             if stripped == "{{ verified }}":
+                # the same words on every page, and the host and date of this build: out of
+                # the search index (Material's attribute), so that no ranking depends on them
                 lines.append(indent + self.verified_line())
+                if self.provenance:
+                    lines.append(indent + SEARCH_EXCLUDE)
                 continue
             whole = PLACEHOLDER.fullmatch(stripped)
             if whole and whole["field"] in BLOCK_FIELDS:
@@ -616,7 +620,14 @@ class Page:
             out = f"{fence} {opening}\n{text}\n{fence}"
         if self.provenance:
             rec = entry.rec
-            source = escape(self.tooltip(entry, "source"))
+            source = self.t["source"].format(
+                id=escape(rec["id"]),
+                framework=escape(NAMES[self.lang][rec["framework"]]),
+                device=escape(self.t["dev"][rec["device"]]),
+                # where and when it ran: left out of the search index, so that a section's
+                # rank does not depend on the machine that built the site
+                env=f'<span data-search-exclude="env">{escape(env_text(entry.env, self.lang))}</span>',
+            )
             out += (
                 f"\n\n[{source}]({self.root}verification.md#{anchor(rec['id'], rec['framework'])})"
                 f'{{ .claim-source data-claim="{rec["id"]}" data-framework="{rec["framework"]}" '
@@ -653,6 +664,10 @@ class Page:
     def verified_line(self) -> str:
         line = verified_line(self.reports, self.lang, self.claims_used or None)
         return line.replace("](verification.md)", f"]({self.root}verification.md)")
+
+
+# Material's documented way to leave a block out of the search index (attr_list's block syntax)
+SEARCH_EXCLUDE = '{ data-search-exclude="verified" }'
 
 
 def root_of(where: str) -> str:

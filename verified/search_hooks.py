@@ -16,7 +16,10 @@ the reader's language. In the order the events run:
    out; the search plugin removes the attribute from the page after indexing), except, on a
    page whose front matter says ``search_outputs: true`` (the error index), the blocks that
    hold what a run printed: messages (``claim-message``) and outputs (``claim-output``,
-   both from :mod:`verified.render`).
+   both from :mod:`verified.render`). :mod:`verified.render` leaves out, the same way, where
+   and when the claims ran: the environment in each provenance line, and each page's verified
+   line. They depend on the machine that builds the site (processor, kernel, date), and with
+   them every section's rank moved with the length of the host's name.
 3. **One index per language.** Material's search loads ``search/search_index.json`` below the
    ``base`` of the page's ``__config``; mkdocs-static-i18n (1.3.1) merges the entries of every
    language into that one file (``reconfigure_search`` only removes duplicates), so a Chinese
