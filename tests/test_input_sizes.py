@@ -44,6 +44,13 @@ def constant(source: str, pattern: str) -> int | tuple[int, ...]:
     return value(node)
 
 
+def kib(elements: int) -> str:
+    """float32 elements -> "64 KiB"."""
+    size = elements * 4
+    assert size % 2**10 == 0, f"{elements} float32 values are not a whole number of KiB"
+    return f"{size // 2**10} KiB"
+
+
 def mib(elements: int) -> str:
     """float32 elements -> "4 MiB" (``torch.rand``/``paddle.rand`` default to float32)."""
     size = elements * 4
@@ -70,6 +77,30 @@ INPUTS = [
         {
             "en": [("inplace/speed.md", "in PyTorch ({size} tensors)")],
             "zh": [("inplace/speed.md", "对 {size} 的张量（Tensor）")],
+        },
+    ),
+    (
+        "inplace/speed",
+        r"small_signal = \w+\.rand\(\[?(.+?)\]?\)  #",
+        lambda n: {"size": kib(n)},
+        {
+            "en": [("inplace/speed.md", "| {{{{ inplace.speed-small | torch | env }}}}, {size} |")],
+            "zh": [("inplace/speed.md", "| {{{{ inplace.speed-small | torch | env }}}}，{size} |")],
+        },
+    ),
+    (
+        "inplace/speed",
+        r"large_signal = \w+\.rand\(\[?(.+?)\]?\)  #",
+        lambda n: {"size": mib(n)},
+        {
+            "en": [
+                ("inplace/speed.md", "as fast for {size}."),
+                ("inplace/speed.md", "| {{{{ inplace.speed-large | torch | env }}}}, {size} |"),
+            ],
+            "zh": [
+                ("inplace/speed.md", "{size} 时，原位写法的速度"),
+                ("inplace/speed.md", "| {{{{ inplace.speed-large | torch | env }}}}，{size} |"),
+            ],
         },
     ),
     (
