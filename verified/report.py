@@ -6,8 +6,9 @@ written by ``nox -s matrix`` (other framework releases) or on other machines (a 
 share one schema:
 
 - every record says where it ran: its own ``env`` (framework versions, device, GPU and CUDA,
-  Python, processor, date). Merging keeps a record with its own environment; nothing is ever
-  restamped with a later run's environment;
+  Python, processor, date), made from the run's :class:`~verified.context.RunContext`, never
+  from this process's state at the time. Merging keeps a record with its own environment;
+  nothing is ever restamped with a later run's environment;
 - every record carries the hashes of what decided it (:meth:`Case.hashes`): the snippet and
   the files it runs or reads, the merged expectation, the engine code, the framework version.
   A record whose hashes differ from the current sources is **stale**, and a stale record is
