@@ -194,7 +194,9 @@ def test_staleness_names_the_cause(snippets):
     )
     forged = dict(rec, source_hash="x")
     assert staleness(forged, case, "2.13.0+cpu") == "its hash does not match the current sources"
-    assert staleness(rec, case, "2.13.0+cpu", "new-engine") == "the engine code changed since it ran"
+    assert (
+        staleness(rec, case, "2.13.0+cpu", "new-engine") == "the engine code changed since it ran"
+    )
     assert rec["hashes"]["engine"] == claims_module.engine_hash()  # by default: the code's now
     new = record(case, status="passed", env=rec["env"], context=context_for(engine_hash="new"))
     assert new["hashes"]["engine"] == "new" and new["source_hash"] == case.source_hash("new")
