@@ -3,7 +3,8 @@
 ``make_snippets(tmp_path)`` writes a small ``snippets/fixture/`` tree (one claim of every kind,
 a launcher that names a worker script, a version override and a silent failure) and returns
 its path; ``observed_for`` gives an observation that passes each claim, and ``env_for`` the
-environment a record carries.
+environment a record carries; ``context_for`` a run context with the same fixed date, processor
+and versions (the engine's code builds records from a context, never from patched globals).
 """
 
 from __future__ import annotations
@@ -144,6 +145,19 @@ def make_docs(root: Path) -> Path:
     return root / "docs"
 
 
+DATE = "2026-12-01T10:00:00+00:00"
+
+
+def context_for(**changes):
+    """This process's run context with the fixture's date, processor ("Test CPU") and
+    framework versions, and any other ``changes`` (``environ``, ``engine_hash``, ...)."""
+    from verified.context import RunContext
+
+    here = RunContext.capture()
+    fixed = {"host": {**here.host, "cpu": "Test CPU"}, "versions": VERSIONS, "clock": lambda: DATE}
+    return here.replace(**{**fixed, **changes})
+
+
 def env_for(framework: str, device: str = "cpu", version: str | None = None, **extra) -> dict:
     env = {
         "framework": framework,
@@ -156,7 +170,7 @@ def env_for(framework: str, device: str = "cpu", version: str | None = None, **e
         "python": "3.11.7",
         "platform": "Linux",
         "cpu": "Test CPU",
-        "date": "2026-12-01T10:00:00+00:00",
+        "date": DATE,
     }
     env.update(extra)
     return env

@@ -199,10 +199,12 @@ def test_hash_covers_the_version_and_the_override(snippets):
     }
 
 
-def test_hash_covers_the_engine(snippets, monkeypatch):
-    before = hash_of(snippets).source_hash()
-    monkeypatch.setattr(claims_module, "engine_hash", lambda: "another-engine")
-    assert hash_of(snippets).source_hash() != before
+def test_hash_covers_the_engine(snippets):
+    case = hash_of(snippets)
+    before = case.source_hash()
+    assert case.source_hash(claims_module.engine_hash()) == before  # the default: the code's now
+    assert case.source_hash("another-engine") != before
+    assert case.hashes("another-engine")["engine"] == "another-engine"
 
 
 def test_engine_hash_covers_each_engine_file(tmp_path):

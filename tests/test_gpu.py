@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -21,10 +22,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from claimkit import VERSIONS, env_for, make_docs, make_snippets, observed_for
+from claimkit import VERSIONS, context_for, env_for, make_docs, make_snippets, observed_for
 from packaging.requirements import Requirement
 
-import verified.report as report_module
 from verified.claims import ROOT, Case, _merge, all_cases, discover
 from verified.gpu import kit, wheels
 from verified.gpu.check import report_problems, run_problems
@@ -191,17 +191,17 @@ def test_a_capped_case_keeps_its_hashes_and_records(tmp_path):
     assert record(short, status="skipped", env=env) == record(case, status="skipped", env=env)
 
 
-def test_the_runner_stops_a_capped_gpu_case_at_the_cap(tmp_path, monkeypatch):
+def test_the_runner_stops_a_capped_gpu_case_at_the_cap(tmp_path):
     """With the engine's stand-in worker (tests/fakeworker.py) seeing a GPU: a case that never
     answers is stopped at the cap, not at its declared 120 s."""
     from verified.runner import Runner
 
-    monkeypatch.setenv("FAKE_WORKER_CUDA", "1")
     grad = all_cases(make_snippets(tmp_path), VERSIONS)[("fixture.leaf", "torch", "gpu")]
     claim = type(grad.claim)("hang", "error", grad.claim.path, grad.claim.statement, ("gpu",),
                              grad.claim.raw)  # fmt: skip
     hang = capped(Case(claim, "torch", "gpu", grad.spec, grad.version), 0.5)
-    runner = Runner(module="tests.fakeworker")
+    environ = {**os.environ, "FAKE_WORKER_CUDA": "1"}  # the stand-in sees a GPU
+    runner = Runner(module="tests.fakeworker", context=context_for(environ=environ))
     try:
         started = time.monotonic()
         observed = runner.observe(hang)
@@ -226,12 +226,14 @@ def device_cases(snippets: Path) -> dict:
     return out
 
 
+def device_context():
+    """The run context of the kit on the GPU machine: PyTorch 2.11, no Paddle, "Test CPU"."""
+    return context_for(versions=ON_DEVICE)
+
+
 @pytest.fixture
-def on_device(monkeypatch):
-    """This process as the GPU machine sees itself: PyTorch 2.11, no Paddle."""
-    monkeypatch.setattr(report_module, "installed", ON_DEVICE.get)
-    monkeypatch.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
-    monkeypatch.setattr(report_module, "cpu_model", lambda: "Test CPU")
+def on_device():
+    return device_context()
 
 
 GPU_HOST = {"gpu": "NVIDIA H200", "driver": "580.159.04", "cuda_driver": "13.0", "torch": TORCH_GPU,
@@ -242,18 +244,19 @@ def torch_record(case, status="passed", reason=None) -> dict:
     info = {"framework": "torch", "version": TORCH_GPU, "python": "3.12.3", "gpu": "NVIDIA H200",
             "cuda": "13.0", "gpu_host": GPU_HOST}  # fmt: skip
     observed = observed_for(case) if status == "passed" else None
-    return record(
-        case, status=status, env=environment(info, "gpu"), observed=observed, reason=reason
-    )
+    context = device_context()
+    env = environment(info, "gpu", context)
+    return record(case, status=status, env=env, observed=observed, reason=reason, context=context)
 
 
 def kit_report(snippets: Path, path: Path, torch_status="passed") -> dict:
     """The report the kit writes on the GPU machine for the fixture claims."""
     cases = device_cases(snippets)
     records = [torch_record(c, torch_status) for k, c in cases.items() if k[1] == "torch"]
-    records += kit.not_installed_records(cases, ["torch"])
-    report = write(records, path, name=path.stem, snippets=snippets, versions=ON_DEVICE)
-    report["host"] = kit.host_block(report["claims"], "8.4.2")
+    context = device_context()
+    records += kit.not_installed_records(cases, ["torch"], context)
+    report = write(records, path, name=path.stem, snippets=snippets, context=context)
+    report["host"] = kit.host_block(report["claims"], "8.4.2", context)
     path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return report
 
@@ -261,7 +264,7 @@ def kit_report(snippets: Path, path: Path, torch_status="passed") -> dict:
 def test_cases_of_a_framework_not_installed_are_skipped_saying_so(tmp_path, on_device):
     snippets = make_snippets(tmp_path)
     cases = device_cases(snippets)
-    records = kit.not_installed_records(cases, ["torch"])
+    records = kit.not_installed_records(cases, ["torch"], on_device)
     assert [(r["id"], r["framework"], r["status"]) for r in records] == [
         ("fixture.leaf", "paddle", "skipped"),
         ("fixture.chain", "paddle", "skipped"),
@@ -272,6 +275,9 @@ def test_cases_of_a_framework_not_installed_are_skipped_saying_so(tmp_path, on_d
     )
     assert rec["skip"] == {"code": "not_installed", "version": None}
     assert rec["env"]["version"] is None and rec["env"]["device"] == "gpu"
+    assert rec["env"]["versions"] == ON_DEVICE and rec["env"]["host"]["cpu"] == "Test CPU"
+    assert rec["env"]["date"] == "2026-12-01T10:00:00+00:00"
+    assert rec["env"]["python"] == on_device.python
     assert rec["hashes"]["version"] is None
 
 
@@ -281,6 +287,8 @@ def test_a_kit_report_is_checked_against_the_declared_cases(tmp_path, on_device)
     report = kit_report(snippets, tmp_path / "results" / "gpu-nvidia-h200.json")
     assert run_problems(report, cases, installed=ON_DEVICE, cuda=True) == []
     assert report["host"]["gpu"]["driver"] == "580.159.04" and report["host"]["cores"] >= 1
+    assert (report["host"]["cpu"], report["host"]["frameworks"]) == ("Test CPU", ON_DEVICE)
+    assert report["generated"] == "2026-12-01T10:00:00+00:00"  # from the kit's context
 
     def problems_after(change) -> list[str]:
         doctored = json.loads(json.dumps(report))
@@ -323,19 +331,11 @@ def test_a_kit_report_is_checked_against_the_declared_cases(tmp_path, on_device)
 # -- committed GPU reports and how the site shows them ---------------------------------------------
 
 
-def test_a_committed_gpu_report_from_another_release_is_fresh_and_shown_as_its_own(
-    tmp_path, monkeypatch
-):
+def test_a_committed_gpu_report_from_another_release_is_fresh_and_shown_as_its_own(tmp_path):
     snippets = make_snippets(tmp_path)
     docs = make_docs(tmp_path)
     results = tmp_path / "results"
-    with monkeypatch.context() as device:  # written on the GPU machine
-        device.setattr(report_module, "installed", ON_DEVICE.get)
-        device.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
-        device.setattr(report_module, "cpu_model", lambda: "Test CPU")
-        report_module.host.cache_clear()  # the host block names the device machine's processor
-        kit_report(snippets, results / "gpu-nvidia-h200.json")
-    report_module.host.cache_clear()
+    kit_report(snippets, results / "gpu-nvidia-h200.json")  # written on the GPU machine
     live = []  # this machine's report: CPU cases passed, GPU ones skipped (no CUDA)
     for case in all_cases(snippets, VERSIONS).values():
         if case.device == "cpu":
@@ -374,14 +374,12 @@ def test_a_committed_gpu_report_from_another_release_is_fresh_and_shown_as_its_o
     assert "PyTorch 2.13.0 on CPU" in line and "GPU: PyTorch 2.11.0 (NVIDIA H200). " in line
 
 
-def test_what_makes_a_committed_gpu_report_unfit(tmp_path, monkeypatch):
+def test_what_makes_a_committed_gpu_report_unfit(tmp_path):
     snippets = make_snippets(tmp_path)
     path = tmp_path / "results" / "gpu-nvidia-h200.json"
 
     def written(torch_status="passed", name=None):
-        with monkeypatch.context() as device:
-            device.setattr(report_module, "installed", ON_DEVICE.get)
-            kit_report(snippets, path, torch_status)
+        kit_report(snippets, path, torch_status)
         if name:
             data = json.loads(path.read_text(encoding="utf-8"))
             path.write_text(json.dumps({**data, "name": name}), encoding="utf-8")
@@ -408,9 +406,10 @@ def test_what_makes_a_committed_gpu_report_unfit(tmp_path, monkeypatch):
 
 def test_gpu_facts_go_into_the_environment_of_gpu_records_only():
     info = {"framework": "torch", "version": TORCH_GPU, "gpu": "NVIDIA H200", "gpu_host": GPU_HOST}
-    assert environment(info, "gpu")["gpu_host"] == GPU_HOST
-    assert "gpu_host" not in environment(info, "cpu")
-    assert "gpu_host" not in environment({**info, "gpu_host": None}, "gpu")
+    context = context_for()
+    assert environment(info, "gpu", context)["gpu_host"] == GPU_HOST
+    assert "gpu_host" not in environment(info, "cpu", context)
+    assert "gpu_host" not in environment({**info, "gpu_host": None}, "gpu", context)
 
 
 def test_the_worker_reads_the_gpu_facts_in_its_setup(monkeypatch):

@@ -7,17 +7,20 @@ from __future__ import annotations
 import json
 
 import pytest
-from claimkit import VERSIONS, env_for, make_snippets, observed_for
+from claimkit import VERSIONS, context_for, env_for, make_snippets, observed_for
 
 from verified import claims as claims_module
 from verified.claims import all_cases
+from verified.context import RunContext, cpu_model, host, now
 from verified.report import (
     SCHEMA,
     Report,
     ReportError,
     Reports,
+    environment,
     freshness,
     record,
+    reusable,
     staleness,
     write,
 )
@@ -175,7 +178,7 @@ def test_old_schema_is_ignored_when_writing_and_refused_when_reading(snippets, t
 # -- staleness ---------------------------------------------------------------------------------
 
 
-def test_staleness_names_the_cause(snippets, monkeypatch):
+def test_staleness_names_the_cause(snippets):
     case = cases_for(snippets)[("fixture.launch", "torch", "cpu")]
     rec = passed(case)
     assert staleness(rec, case, "2.13.0+cpu") is None
@@ -191,8 +194,44 @@ def test_staleness_names_the_cause(snippets, monkeypatch):
     )
     forged = dict(rec, source_hash="x")
     assert staleness(forged, case, "2.13.0+cpu") == "its hash does not match the current sources"
-    monkeypatch.setattr(claims_module, "engine_hash", lambda: "new-engine")
-    assert staleness(rec, case, "2.13.0+cpu") == "the engine code changed since it ran"
+    assert (
+        staleness(rec, case, "2.13.0+cpu", "new-engine") == "the engine code changed since it ran"
+    )
+    assert rec["hashes"]["engine"] == claims_module.engine_hash()  # by default: the code's now
+    new = record(case, status="passed", env=rec["env"], context=context_for(engine_hash="new"))
+    assert new["hashes"]["engine"] == "new" and new["source_hash"] == case.source_hash("new")
+    assert staleness(new, case, "2.13.0+cpu", "new") is None
+    assert staleness(new, case, "2.13.0+cpu") == "the engine code changed since it ran"
+
+
+def test_unchanged_records_of_this_host_are_reused(snippets, tmp_path):
+    """A record stands for a new run only if it ran on the run context's host, Python and
+    engine, with every input unchanged, and did not fail."""
+    context = context_for()
+    path = tmp_path / "claims.json"
+    cases = [case for case in cases_for(snippets).values() if case.device == "cpu"]
+    records = []
+    for case in cases:
+        env = environment({"framework": case.framework}, "cpu", context)
+        status = "failed" if case.claim.id == "fixture.grad" else "passed"
+        observed = observed_for(case)
+        records.append(record(case, status=status, env=env, observed=observed, context=context))
+    report = write(records, path, snippets=snippets, context=context)
+    assert report["generated"] == "2026-12-01T10:00:00+00:00"  # the context's clock
+    assert len(report["claims"]) == len(cases)  # fresh for the context's versions
+    reused = reusable(cases, path, context)
+    assert sorted(reused) == sorted(c.name for c in cases if c.claim.id != "fixture.grad")
+    assert reused["fixture.leaf[torch-cpu]"] == records[[c.name for c in cases].index(
+        "fixture.leaf[torch-cpu]")]  # fmt: skip
+    assert reusable(cases, path, context.replace(host={**context.host, "cpu": "Other"})) == {}
+    assert reusable(cases, path, context.replace(host={**context.host, "cores": 64})) == {}
+    assert reusable(cases, path, context.replace(python="3.0.0")) == {}
+    assert reusable(cases, path, context.replace(engine_hash="another-engine")) == {}
+    assert reusable(cases, path) == {}  # this process's own host is not "Test CPU"
+    assert reusable(cases, tmp_path / "absent.json", context) == {}
+    (snippets / "fixture" / "helper.py").write_text("VALUE = 2\n", encoding="utf-8")
+    assert "fixture.launch[torch-cpu]" not in reusable(cases, path, context)
+    assert "fixture.leaf[torch-cpu]" in reusable(cases, path, context)
 
 
 def test_environment_reports_are_checked_against_their_own_version(snippets, tmp_path):
@@ -312,19 +351,11 @@ def test_freshness_of_the_live_report(snippets, tmp_path):
     assert freshness(path, snippets, VERSIONS).startswith("unreadable: ")
 
 
-def test_environment_of_a_case(monkeypatch):
-    import verified.report as report_module
-
-    monkeypatch.setattr(
-        report_module, "installed", lambda fw: {"paddle": "3.3.1", "torch": "2.13.0+cpu"}[fw]
-    )
-    monkeypatch.setattr(report_module, "now", lambda: "2026-12-01T10:00:00+00:00")
-    monkeypatch.setattr(report_module, "cpu_model", lambda: "Test CPU")
-    report_module.host.cache_clear()
+def test_environment_of_a_case():
+    context = context_for()
     info = {"framework": "torch", "version": "2.13.0+cpu", "python": "3.11.7", "gpu": "H200",
             "cuda": "13.0", "allocator": {"MALLOC_ARENA_MAX": "2"}}  # fmt: skip
-    cpu = report_module.environment(info, "cpu")
-    report_module.host.cache_clear()
+    cpu = environment(info, "cpu", context)
     assert cpu == {
         "framework": "torch",
         "version": "2.13.0+cpu",
@@ -334,26 +365,60 @@ def test_environment_of_a_case(monkeypatch):
         "gpu": None,
         "cuda": None,
         "python": "3.11.7",
-        "platform": cpu["platform"],
+        "platform": context.platform,
         "cpu": "Test CPU",
-        "host": cpu["host"],
+        "host": dict(context.host),
         "allocator": {"MALLOC_ARENA_MAX": "2"},
         "date": "2026-12-01T10:00:00+00:00",
     }
     assert cpu["platform"].startswith("Linux")
-    host = cpu["host"]
-    assert host["cpu"] == "Test CPU" and host["cores"] >= 1 and host["machine"]
-    assert host["libc"].startswith("glibc 2.") and host["kernel"].startswith("Linux ")
-    gpu = report_module.environment(info, "gpu")
+    assert cpu["host"]["cpu"] == "Test CPU" and cpu["host"] == {**host(), "cpu": "Test CPU"}
+    gpu = environment(info, "gpu", context)
     assert (gpu["device"], gpu["gpu"], gpu["cuda"]) == ("gpu", "H200", "13.0")
-    bare = report_module.environment({"framework": "paddle"}, "cpu")
-    assert bare["python"] and bare["module_version"] is None and bare["version"] == "3.3.1"
+    bare = environment({"framework": "paddle"}, "cpu", context.replace(python="3.99.1"))
+    assert bare["python"] == "3.99.1" and bare["module_version"] is None
+    assert bare["version"] == "3.3.1"
+    other = context.replace(versions={"paddle": None, "torch": "2.11.0"}, platform="Linux-x")
+    elsewhere = environment(info, "cpu", other)
+    assert elsewhere["version"] == "2.11.0" and elsewhere["platform"] == "Linux-x"
+    assert elsewhere["versions"] == {"paddle": None, "torch": "2.11.0"}
+    assert environment({"framework": "paddle"}, "cpu", other)["version"] is None
+
+
+def test_a_context_is_this_process_when_captured_and_never_changes():
+    import os
+    import platform
+
+    from verified.versions import installed_versions
+
+    context = RunContext.capture()
+    assert dict(context.host) == host() and context.host["cpu"] == cpu_model()
+    assert host()["cores"] >= 1 and host()["machine"] and host()["kernel"].startswith("Linux ")
+    assert host()["libc"].startswith("glibc 2.")
+    assert dict(context.versions) == installed_versions()
+    assert context.engine_hash == claims_module.engine_hash()
+    assert (context.python, context.platform) == (platform.python_version(), platform.platform())
+    assert dict(context.environ) == dict(os.environ)
+    assert context.clock is now
+    made = {"cpu": "A"}
+    fixed = context.replace(host=made, environ={"A": "1"}, clock=lambda: "then")
+    made["cpu"] = "B"  # the dict it was made from changes; the context does not
+    assert fixed.host["cpu"] == "A" and fixed.date() == "then"
+    os.environ["AUTOGRAD_CONTEXT_TEST"] = "1"
+    try:
+        assert "AUTOGRAD_CONTEXT_TEST" not in context.environ  # captured before
+    finally:
+        del os.environ["AUTOGRAD_CONTEXT_TEST"]
+    with pytest.raises(TypeError):
+        context.host["cpu"] = "Test CPU"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        context.environ["MALLOC_TOP_PAD_"] = "1"  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        context.engine_hash = "x"  # type: ignore[misc]
 
 
 def test_cpu_model_and_clock():
     import re as regex
-
-    from verified.report import cpu_model, now
 
     model = cpu_model()
     assert model and "model name" not in model and not model.startswith(" ")
@@ -404,8 +469,6 @@ def test_results_problems_name_the_case_and_the_command(snippets, tmp_path):
 def test_cpu_model_reads_the_model_name(tmp_path, monkeypatch):
     import platform
 
-    from verified.report import cpu_model
-
     info = tmp_path / "cpuinfo"
     info.write_text("processor\t: 0\nmodel name\t: Intel(R) Xeon(R): Gold 6148\nflags\t: x\n")
     assert cpu_model(info) == "Intel(R) Xeon(R): Gold 6148"
@@ -418,14 +481,12 @@ def test_cpu_model_reads_the_model_name(tmp_path, monkeypatch):
     assert cpu_model(info) == "arm"
 
 
-def test_records_keep_the_duration_and_the_worker_python(snippets, monkeypatch):
-    import verified.report as report_module
-
+def test_records_keep_the_duration_and_the_worker_python(snippets):
     case = cases_for(snippets)[("fixture.grad", "torch", "cpu")]
     rec = record(case, status="passed", env=env_for("torch"), observed={"duration_s": 1.25})
     assert rec["duration_s"] == 1.25
     assert "duration_s" not in record(case, status="passed", env=env_for("torch"), observed={})
-    env = report_module.environment({"framework": "torch", "python": "3.9.9"}, "cpu")
+    env = environment({"framework": "torch", "python": "3.9.9"}, "cpu", context_for())
     assert env["python"] == "3.9.9"
 
 

@@ -9,12 +9,17 @@ import time
 from pathlib import Path
 
 import pytest
-from claimkit import VERSIONS, make_snippets
+from claimkit import VERSIONS, context_for, make_snippets
 
 from verified.claims import ROOT, all_cases
-from verified.runner import Runner, Worker, WorkerDied
+from verified.runner import Runner, Worker, WorkerDied, worker_env
 
 FAKE = "tests.fakeworker"
+
+
+def with_env(**variables):
+    """A run context whose workers start with ``variables`` set (this process's unchanged)."""
+    return context_for(environ={**os.environ, **variables})
 
 
 @pytest.fixture
@@ -64,17 +69,18 @@ def test_worker_protocol_and_clean_up():
     worker.close()  # closing twice is harmless
 
 
-def test_worker_start_failures(monkeypatch):
-    monkeypatch.setenv("FAKE_WORKER_START", "die")
+def test_worker_start_failures():
+    def env(start):
+        return worker_env({**os.environ, "FAKE_WORKER_START": start}, None)
+
     with pytest.raises(WorkerDied) as excinfo:
-        Worker("paddle", "cpu", module=FAKE)
+        Worker("paddle", "cpu", module=FAKE, env=env("die"))
     assert str(excinfo.value) == (
         "worker exited (code 4):\nTraceback (most recent call last):\n"
         "ImportError: cannot import the framework"
     )
-    monkeypatch.setenv("FAKE_WORKER_START", "hang")
     with pytest.raises(TimeoutError, match=r"^no answer within 0.5 s$"):
-        Worker("paddle", "cpu", start_timeout=0.5, module=FAKE)
+        Worker("paddle", "cpu", start_timeout=0.5, module=FAKE, env=env("hang"))
 
 
 def test_info_comes_from_one_cpu_worker(runner):
@@ -86,13 +92,12 @@ def test_info_comes_from_one_cpu_worker(runner):
     assert runner.workers == {} and runner.info("paddle") is info
 
 
-def test_skip_reason_only_for_gpu_cases_without_cuda(runner, cases, monkeypatch):
+def test_skip_reason_only_for_gpu_cases_without_cuda(runner, cases):
     gpu = cases[("fixture.chain", "torch", "gpu")]
     cpu = cases[("fixture.chain", "torch", "cpu")]
     assert runner.skip_reason(gpu) == "no GPU in the fake"
     assert runner.skip_reason(cpu) is None
-    monkeypatch.setenv("FAKE_WORKER_CUDA", "1")
-    with_cuda = Runner(module=FAKE)
+    with_cuda = Runner(module=FAKE, context=with_env(FAKE_WORKER_CUDA="1"))
     try:
         assert with_cuda.skip_reason(gpu) is None
     finally:
@@ -128,23 +133,49 @@ def test_cheap_cases_share_a_worker_isolated_ones_get_a_fresh_one(runner, cases)
     assert runner.templates == {} and not alive(template)
 
 
-def test_a_gpu_script_case_starts_in_the_snippet_folder(runner, cases, monkeypatch):
+def test_a_gpu_script_case_starts_in_the_snippet_folder(cases):
     """Started anew (CUDA does not survive a fork) with the snippet's folder as its working
     directory: the worker module is still found, through PYTHONPATH."""
-    monkeypatch.setenv("FAKE_WORKER_CUDA", "1")
-    monkeypatch.setenv("PYTHONPATH", "/nonexistent")
+    runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_CUDA="1", PYTHONPATH="/nonexistent"))
     chain = cases[("fixture.chain", "torch", "gpu")]
-    script = runner.observe(with_spec(chain, mode="script"))
+    try:
+        script = runner.observe(with_spec(chain, mode="script"))
+    finally:
+        runner.close()
     assert Path(script["cwd"]) == chain.snippet_path.parent
     assert script["parent"] == os.getpid() and "cwd" not in script["request"]
+    assert script["tensor_devices"] == {"gpu": 1}  # it started with the context's environment
 
 
-def test_isolated_gpu_cases_get_a_new_process(runner, cases, monkeypatch):
-    monkeypatch.setenv("FAKE_WORKER_CUDA", "1")
-    memory = runner.observe(cases[("fixture.chain", "torch", "gpu")])
+def test_isolated_gpu_cases_get_a_new_process(cases):
+    runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_CUDA="1"))
+    try:
+        memory = runner.observe(cases[("fixture.chain", "torch", "gpu")])
+        assert runner.templates == {}
+    finally:
+        runner.close()
     assert memory["parent"] == os.getpid()  # started by the runner, not forked: CUDA
-    assert runner.templates == {} and not alive(memory["pid"])
+    assert not alive(memory["pid"])
     assert memory["tensor_devices"] == {"gpu": 1}
+
+
+def test_workers_start_from_the_run_context_not_from_this_process_now(cases, monkeypatch):
+    """A variable set in this process after the run context was captured (as a test beside
+    the claim lanes may) reaches no worker: not the long-lived one, not a template, not a
+    fresh GPU process."""
+    runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_CUDA="1"))
+    monkeypatch.setenv("MALLOC_TOP_PAD_", "1")
+    monkeypatch.setenv("FAKE_WORKER_CUDA", "0")
+    try:
+        cheap = runner.observe(cases[("fixture.grad", "torch", "cpu")])
+        forked = runner.observe(cases[("fixture.chain", "torch", "cpu")])
+        fresh = runner.observe(cases[("fixture.chain", "torch", "gpu")])
+        assert runner.info("torch")["cuda_available"] is True
+    finally:
+        runner.close()
+    for observed in (cheap, forked, fresh):
+        assert "MALLOC_TOP_PAD_" not in observed["allocator"], observed
+    assert fresh["tensor_devices"] == {"gpu": 1}
 
 
 def test_a_timeout_is_recorded_and_the_worker_replaced(runner, cases):
@@ -198,7 +229,12 @@ def scheduler(monkeypatch):
 
     monkeypatch.setattr(pytest_plugin.Scheduler, "module", FAKE)
     made = []
-    yield lambda cases: made.append(pytest_plugin.Scheduler(cases)) or made[-1]
+
+    def make(cases, context=None):
+        made.append(pytest_plugin.Scheduler(cases, context=context))
+        return made[-1]
+
+    yield make
     for each in made:
         each.close()
 
@@ -215,9 +251,10 @@ def test_the_lanes_and_the_timing_cases(scheduler, cases):
         observed = lanes.result(case)["observed"]
         assert not any(thread.is_alive() for thread in lanes.threads)
         assert observed["request"]["id"] == case.claim.id
+        third = lanes.runners["fresh"]
         assert (
             observed["parent"]
-            == lanes.runners["fresh"].templates[Runner.template_key(case.framework, "cpu")].proc.pid
+            == third.templates[third.template_key(case.framework, "cpu")].proc.pid
         )
     for fw in ("paddle", "torch"):
         shared = {lanes.result(c)["observed"]["pid"] for c in cpu
@@ -225,16 +262,16 @@ def test_the_lanes_and_the_timing_cases(scheduler, cases):
         fresh = [lanes.result(c)["observed"] for c in cpu
                  if c.framework == fw and c.isolated and c.claim.kind != "timing"]  # fmt: skip
         assert len(shared) == 1 and fresh
-        template = lanes.runners["fresh"].templates[Runner.template_key(fw, "cpu")].proc.pid
+        third = lanes.runners["fresh"]
+        template = third.templates[third.template_key(fw, "cpu")].proc.pid
         assert all(o["parent"] == template and o["pid"] not in shared for o in fresh)
         assert lanes.runners[fw].workers == {}  # a framework's lane closes its worker at its end
     assert lanes.runners["fresh"].workers == {}  # the versions came from the framework's lane
 
 
-def test_a_worker_that_cannot_start_fails_every_case_of_its_lane(scheduler, cases, monkeypatch):
-    monkeypatch.setenv("FAKE_WORKER_START", "die")
+def test_a_worker_that_cannot_start_fails_every_case_of_its_lane(scheduler, cases):
     cpu = [c for (_, _, dev), c in cases.items() if dev == "cpu" and c.claim.kind != "timing"]
-    lanes = scheduler(cpu)
+    lanes = scheduler(cpu, with_env(FAKE_WORKER_START="die"))
     for case in cpu:
         with pytest.raises(WorkerDied, match="cannot import the framework"):
             lanes.result(case)

@@ -15,9 +15,10 @@ six speed claims (commit "Reproduce issue 19").
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
-from claimkit import VERSIONS, make_snippets
+from claimkit import VERSIONS, context_for, make_snippets
 
 from verified.claims import ROOT, all_cases
 from verified.runner import SHELLS, TIMING_CONDITIONS, Runner, judge, worker_env
@@ -57,14 +58,14 @@ def test_a_case_runs_with_its_own_allocator_settings_and_none_inherited():
 
 
 @pytest.mark.parametrize("declared", [{"MALLOC_MMAP_THRESHOLD_": "131072"}, {}])
-def test_every_condition_runs_in_a_process_of_the_declared_state(cases, declared, monkeypatch):
+def test_every_condition_runs_in_a_process_of_the_declared_state(cases, declared):
     """With a stand-in worker: four requests, the perturbed one with its history, and every
     process started with exactly the declared settings, whatever the shell set."""
-    monkeypatch.setenv("MALLOC_TOP_PAD_", "1")  # the caller's own setting never reaches it
+    shell = {**os.environ, "MALLOC_TOP_PAD_": "1"}  # the caller's own setting never reaches it
     case = cases[("fixture.speed", "torch", "cpu")]
     case = type(case)(case.claim, case.framework, case.device, {**case.spec, "env": declared},
                       case.version)  # fmt: skip
-    runner = Runner(FAKE)
+    runner = Runner(FAKE, context=context_for(environ=shell))
     try:
         observed = runner.observe(case)
     finally:

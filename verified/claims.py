@@ -186,14 +186,16 @@ class Case:
         parts.append(json.dumps(spec, sort_keys=True).encode())
         return _digest(*parts)
 
-    def source_hash(self) -> str:
-        """A record whose hash differs from this one is stale: inputs, engine or version."""
-        return _digest(
-            self.inputs_hash().encode(), engine_hash().encode(), str(self.version).encode()
-        )
+    def source_hash(self, engine: str | None = None) -> str:
+        """A record whose hash differs from this one is stale: inputs, engine or version.
+        ``engine``: the hash of the engine code (default: ``engine_hash()``; a run passes the
+        one its context captured)."""
+        engine = engine_hash() if engine is None else engine
+        return _digest(self.inputs_hash().encode(), engine.encode(), str(self.version).encode())
 
-    def hashes(self) -> dict:
-        return {"inputs": self.inputs_hash(), "engine": engine_hash(), "version": self.version}
+    def hashes(self, engine: str | None = None) -> dict:
+        engine = engine_hash() if engine is None else engine
+        return {"inputs": self.inputs_hash(), "engine": engine, "version": self.version}
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,11 @@ per framework runs that framework's cheap cases in its worker, a third runs the 
 need a fresh process, and the other tests run meanwhile. The timing cases run last, one at a
 time, with nothing else running. Each item waits for its case's result and reports it. ``AUTOGRAD_REPORT`` names another report file (``nox -s matrix`` writes
 ``results/<environment>.json``), and ``AUTOGRAD_REPORT_NAME`` its name.
+
+Every record is made from the run context (:mod:`verified.context`: host, framework releases,
+engine hash, clock, the workers' environment) captured when the lanes start, before any test
+runs: a test that patches a module global or sets an environment variable meanwhile changes
+nothing a record says or a worker inherits.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from verified.claims import FRAMEWORKS, Case, ClaimError, load_claims
+from verified.context import RunContext
 from verified.report import environment, record, reusable, write
 from verified.runner import WORKER_MODULE, Runner, judge
 
@@ -80,18 +86,19 @@ class ClaimFailed(AssertionError):
     pass
 
 
-def run_case(runner: Runner, case: Case) -> dict:
-    """Run one case and return its report record (never raises for snippet failures)."""
+def run_case(runner: Runner, case: Case, context: RunContext) -> dict:
+    """Run one case and return its report record, made from the run ``context`` (never raises
+    for snippet failures)."""
     info = runner.info(case.framework)
-    env = environment(info, case.device)
+    env = environment(info, case.device, context)
     reason = runner.skip_reason(case)
     if reason:
-        rec = record(case, status="skipped", env=env, reason=reason)
+        rec = record(case, status="skipped", env=env, reason=reason, context=context)
         rec["skip"] = {"code": info.get("why_no_gpu_code"), "version": info.get("version")}
         return rec
     observed = runner.observe(case)
     status, problem = judge(case, observed)
-    return record(case, status=status, env=env, observed=observed, reason=problem)
+    return record(case, status=status, env=env, observed=observed, reason=problem, context=context)
 
 
 class Scheduler:
@@ -100,11 +107,18 @@ class Scheduler:
     a fresh process (both frameworks) in a third lane with its own templates; meanwhile the
     other tests run on the main thread. The timing cases run last, on the main thread, once
     the lanes have ended: their items come after everything else (see
-    ``pytest_collection_modifyitems``), so nothing else runs while they are timed."""
+    ``pytest_collection_modifyitems``), so nothing else runs while they are timed. Every
+    record and every worker's environment comes from ``context`` (default: captured now)."""
 
     module = WORKER_MODULE  # the workers' module (the engine's tests use a stand-in)
 
-    def __init__(self, cases: list[Case], reused: dict[str, dict] | None = None) -> None:
+    def __init__(
+        self,
+        cases: list[Case],
+        reused: dict[str, dict] | None = None,
+        context: RunContext | None = None,
+    ) -> None:
+        self.context = context or RunContext.capture()
         self.reused = reused or {}  # case name -> the unchanged record that stands for it
         cases = [case for case in cases if case.name not in self.reused]
         self.futures: dict[str, Future] = {
@@ -117,7 +131,7 @@ class Scheduler:
         for todo in lanes.values():  # the longest first (a claim that declares a longer time
             todo.sort(key=lambda c: -c.timeout)  # limit runs longer): the lanes end together
         infos: dict[str, dict] = {}  # one worker per framework tells every lane its versions
-        self.runners = {lane: Runner(self.module, infos) for lane in lanes}
+        self.runners = {lane: Runner(self.module, infos, self.context) for lane in lanes}
         # the fresh lane waits for the framework's own lane to have started its worker (and so
         # learnt the versions) rather than start a second one of its own
         self.known = {fw: threading.Event() for fw in FRAMEWORKS}
@@ -152,7 +166,7 @@ class Scheduler:
                     future.cancel()
                     continue
                 try:
-                    future.set_result(run_case(runner, case))
+                    future.set_result(run_case(runner, case, self.context))
                 except Exception as exc:  # noqa: BLE001 (a harness failure is that item's error)
                     future.set_exception(exc)
         finally:
@@ -170,7 +184,7 @@ class Scheduler:
         if case.claim.kind != "timing":
             return self.futures[case.name].result()
         self.wait_for_lanes()  # nothing else may run while a case is timed
-        return run_case(self.runners["fresh"], case)
+        return run_case(self.runners["fresh"], case, self.context)
 
     def close(self) -> None:
         self.stopping.set()
@@ -209,10 +223,11 @@ class ClaimItem(pytest.Item):
 def scheduler_for(session: pytest.Session) -> Scheduler:
     config = session.config
     if SCHEDULER_KEY not in config.stash:
+        context = RunContext.capture()  # before any test: nothing a test patches reaches it
         cases = [item.case for item in session.items if isinstance(item, ClaimItem)]
-        reused = reusable(cases, report_path(config)) if reuse_enabled(config) else {}
+        reused = reusable(cases, report_path(config), context) if reuse_enabled(config) else {}
         config.stash[REUSED_KEY] = len(reused)
-        config.stash[SCHEDULER_KEY] = Scheduler(cases, reused)
+        config.stash[SCHEDULER_KEY] = Scheduler(cases, reused, context)
     return config.stash[SCHEDULER_KEY]
 
 
@@ -254,7 +269,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     target = report_path(config)
     name = os.environ.get("AUTOGRAD_REPORT_NAME", "this build")
-    report = write(records, target, name=name, snippets=config.rootpath / "snippets")
+    report = write(
+        records, target, name=name, snippets=config.rootpath / "snippets", context=scheduler.context
+    )
     counts: dict[str, int] = {}
     for rec in report["claims"]:
         counts[rec["status"]] = counts.get(rec["status"], 0) + 1

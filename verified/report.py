@@ -6,8 +6,9 @@ written by ``nox -s matrix`` (other framework releases) or on other machines (a 
 share one schema:
 
 - every record says where it ran: its own ``env`` (framework versions, device, GPU and CUDA,
-  Python, processor, date). Merging keeps a record with its own environment; nothing is ever
-  restamped with a later run's environment;
+  Python, processor, date), made from the run's :class:`~verified.context.RunContext`, never
+  from this process's state at the time. Merging keeps a record with its own environment;
+  nothing is ever restamped with a later run's environment;
 - every record carries the hashes of what decided it (:meth:`Case.hashes`): the snippet and
   the files it runs or reads, the merged expectation, the engine code, the framework version.
   A record whose hashes differ from the current sources is **stale**, and a stale record is
@@ -16,15 +17,14 @@ share one schema:
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
-import platform
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 from pathlib import Path
 
 from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, Case, Claim, _merge, discover
+from verified.context import RunContext, host, now  # noqa: F401 (verified.stamps reads host)
 from verified.versions import installed
 
 SCHEMA = 2
@@ -45,56 +45,27 @@ class ReportError(RuntimeError):
     pass
 
 
-def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
-    """The processor's model name (Linux), else what the platform module says."""
-    try:
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-@cache
-def host() -> dict:
-    """The machine a case ran on, as far as it can decide a verdict: processor, cores, C
-    library, kernel. A record from another host never stands for this one."""
-    name, version = platform.libc_ver()
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    return {
-        "cpu": cpu_model(),
-        "cores": os.cpu_count(),
-        "usable_cores": usable,
-        "libc": f"{name} {version}" if name else platform.system(),
-        "kernel": f"{platform.system()} {platform.release()}",
-        "machine": platform.machine(),
-    }
-
-
-def now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-
-
-def environment(info: dict, device: str) -> dict:
-    """Where one case ran: from its worker's description (``info``) and this process."""
+def environment(info: dict, device: str, context: RunContext) -> dict:
+    """Where one case ran: from its worker's description (``info``) and the run's ``context``
+    (never from this process's state at the time: see :mod:`verified.context`)."""
     gpu = info.get("gpu") if device == "gpu" else None
+    framework = info.get("framework")
     return {
-        "framework": info.get("framework"),
-        "version": installed(info["framework"]) if info.get("framework") else None,
+        "framework": framework,
+        "version": context.versions.get(framework) if framework else None,
         "module_version": info.get("version"),
-        "versions": {fw: installed(fw) for fw in FRAMEWORKS},
+        "versions": {fw: context.versions.get(fw) for fw in FRAMEWORKS},
         "device": device,
         "gpu": gpu,
         "cuda": info.get("cuda") if device == "gpu" else None,
-        "python": info.get("python") or platform.python_version(),
-        "platform": platform.platform(),
-        "cpu": cpu_model(),
-        "host": host(),
+        "python": info.get("python") or context.python,
+        "platform": context.platform,
+        "cpu": context.host["cpu"],
+        "host": dict(context.host),
         # the C allocator's settings the case's process ran with (MALLOC_* variables and
         # GLIBC_TUNABLES; {} is glibc's defaults); None where no process was started
         "allocator": info.get("allocator"),
-        "date": now(),
+        "date": context.date(),
         **({"gpu_host": info["gpu_host"]} if gpu and info.get("gpu_host") else {}),
     }
 
@@ -106,11 +77,14 @@ def record(
     env: dict,
     observed: dict | None = None,
     reason: str | None = None,
+    context: RunContext | None = None,
 ) -> dict:
-    """The report entry of one case."""
+    """The report entry of one case; its engine hash is the run ``context``'s (default: the
+    engine code's now)."""
     if status not in STATUSES:
         raise ValueError(f"unknown status {status!r}")
     base = case.claim.path.parent.parent
+    engine = context.engine_hash if context else None
     if observed and isinstance(observed.get("allocator"), dict):
         env = {**env, "allocator": observed["allocator"]}  # the case's own process
     rec = {
@@ -126,8 +100,8 @@ def record(
         "snippet": case.snippet_path.relative_to(base).as_posix(),
         "files": case.relative_files(),
         "claims_file": case.claim.path.relative_to(base.parent).as_posix(),
-        "hashes": case.hashes(),
-        "source_hash": case.source_hash(),
+        "hashes": case.hashes(engine),
+        "source_hash": case.source_hash(engine),
         "env": env,
     }
     if observed and "duration_s" in observed:
@@ -160,12 +134,15 @@ def case_for(claims: dict[str, Claim], rec: dict, version: str | None) -> Case |
     return claim.case(rec["framework"], rec["device"], version)
 
 
-def staleness(rec: dict, case: Case | None, version: str | None) -> str | None:
-    """None if ``rec`` answers ``case`` (which was merged for ``version``), else why not."""
+def staleness(
+    rec: dict, case: Case | None, version: str | None, engine: str | None = None
+) -> str | None:
+    """None if ``rec`` answers ``case`` (which was merged for ``version``) under the engine
+    whose hash is ``engine`` (default: the engine code's now), else why not."""
     if case is None:
         return "the claim or this framework/device no longer exists"
     hashes = rec.get("hashes") or {}
-    current = case.hashes()
+    current = case.hashes(engine)
     ran_on = (rec.get("env") or {}).get("version")
     if ran_on != version:
         return f"ran on {rec['framework']} {ran_on}, expected {version}"
@@ -173,7 +150,7 @@ def staleness(rec: dict, case: Case | None, version: str | None) -> str | None:
         return "the engine code changed since it ran"
     if hashes.get("inputs") != current["inputs"]:
         return "the snippet, a file it reads or the expectation changed since it ran"
-    if rec.get("source_hash") != case.source_hash():
+    if rec.get("source_hash") != case.source_hash(engine):
         return "its hash does not match the current sources"
     return None
 
@@ -181,11 +158,15 @@ def staleness(rec: dict, case: Case | None, version: str | None) -> str | None:
 REUSABLE = ("passed", "skipped", "not-runnable")  # a failed case always runs again
 
 
-def reusable(cases: list[Case], path: Path = REPORT) -> dict[str, dict]:
+def reusable(
+    cases: list[Case], path: Path = REPORT, context: RunContext | None = None
+) -> dict[str, dict]:
     """Records of the report at ``path`` that can stand for a new run of these cases: every
     input unchanged (snippet and the files it reads, expectation, engine, framework release:
     not stale), run on this host (processor, cores, C library, kernel) with this Python, and
-    not failed. Case name -> record."""
+    not failed; this host, Python and engine are the run ``context``'s (default: captured
+    now). Case name -> record."""
+    context = context or RunContext.capture()
     if not path.exists():
         return {}
     try:
@@ -201,9 +182,9 @@ def reusable(cases: list[Case], path: Path = REPORT) -> dict[str, dict]:
         if rec is None or rec.get("status") not in REUSABLE:
             continue
         env = rec.get("env") or {}
-        if env.get("host") != host() or env.get("python") != platform.python_version():
+        if env.get("host") != dict(context.host) or env.get("python") != context.python:
             continue
-        if staleness(rec, case, case.version) is None:
+        if staleness(rec, case, case.version, context.engine_hash) is None:
             found[case.name] = rec
     return found
 
@@ -215,14 +196,19 @@ def write(
     name: str = "this build",
     snippets: Path = SNIPPETS,
     versions: dict[str, str | None] | None = None,
+    context: RunContext | None = None,
 ) -> dict:
     """Write a report: the new records, plus the records of the previous report at ``path``
-    that are still fresh for ``versions`` (default: the installed ones), each with its own
-    environment. Records of claims that no longer exist are dropped; so are records of this
-    run whose claim was edited away while it ran."""
+    that are still fresh for ``versions`` (default: the run ``context``'s, else the installed
+    ones) and its engine, each with its own environment. Records of claims that no longer
+    exist are dropped; so are records of this run whose claim was edited away while it ran.
+    The report is dated by the context's clock (default: now)."""
     claims = _claims_by_id(snippets)
+    engine = context.engine_hash if context else None
 
     def version_of(framework: str) -> str | None:
+        if context is not None:
+            return (versions or {}).get(framework) or context.versions.get(framework)
         return (versions or {}).get(framework) or installed(framework)
 
     merged: dict[tuple, dict] = {}
@@ -234,7 +220,7 @@ def write(
         if old.get("schema") == SCHEMA:
             for rec in old.get("claims", []):
                 version = version_of(rec["framework"])
-                if staleness(rec, case_for(claims, rec, version), version) is None:
+                if staleness(rec, case_for(claims, rec, version), version, engine) is None:
                     merged[key_of(rec)] = rec
     for rec in records:
         if case_for(claims, rec, rec["env"].get("version")) is not None:
@@ -249,7 +235,7 @@ def write(
     report = {
         "schema": SCHEMA,
         "name": name,
-        "generated": now(),
+        "generated": context.date() if context else now(),
         "claims": sorted(merged.values(), key=lambda r: rank[key_of(r)]),
     }
     path.parent.mkdir(parents=True, exist_ok=True)

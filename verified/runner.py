@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from verified.claims import ALLOCATOR_VARIABLES, ROOT, Case
+from verified.context import RunContext
 
 
 class WorkerDied(RuntimeError):
@@ -79,7 +80,8 @@ class Worker:
         # with the lanes side by side on two cores, a spinning thread of one process takes CPU
         # time from the others. No claim times a multi-threaded operation: the timing
         # snippets run PyTorch on one thread, and Paddle sets OMP_NUM_THREADS=1 on import.
-        # ``env``: the whole environment (worker_env); default: this process's.
+        # ``env``: the whole environment (worker_env); default: this process's now (a Runner
+        # always passes one, made from its run context).
         env = env if env is not None else worker_env(dict(os.environ), None)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", module, framework, device, *(["--fork"] if fork else [])],
@@ -148,13 +150,25 @@ class Worker:
 class Runner:
     """Runs cases; keeps one long-lived worker per (framework, device) for the cheap kinds,
     and one template per framework on the CPU that forks a fresh process for each isolated
-    case (importing Paddle takes seconds; forking takes milliseconds)."""
+    case (importing Paddle takes seconds; forking takes milliseconds). Every worker starts
+    from the environment of the run ``context`` (default: captured when the runner is made),
+    never from this process's environment at the time: a test may have set a variable since."""
 
-    def __init__(self, module: str = WORKER_MODULE, infos: dict[str, dict] | None = None) -> None:
+    def __init__(
+        self,
+        module: str = WORKER_MODULE,
+        infos: dict[str, dict] | None = None,
+        context: RunContext | None = None,
+    ) -> None:
         self.workers: dict[tuple[str, str], Worker] = {}
         self.templates: dict[tuple, Worker] = {}
         self.infos: dict[str, dict] = {} if infos is None else infos  # may be shared
         self.module = module
+        self.context = context or RunContext.capture()
+
+    def base_env(self) -> dict[str, str]:
+        """The environment workers start from: the run context's."""
+        return dict(self.context.environ)
 
     # -- environment -----------------------------------------------------------------------
     def info(self, framework: str) -> dict:
@@ -174,19 +188,20 @@ class Runner:
         key = (framework, device)
         worker = self.workers.get(key)
         if worker is None or not worker.alive():
-            worker = self.workers[key] = Worker(framework, device, module=self.module)
+            env = worker_env(self.base_env(), None)
+            worker = self.workers[key] = Worker(framework, device, module=self.module, env=env)
         return worker
 
-    @staticmethod
-    def template_key(framework: str, device: str, env: dict[str, str] | None = None) -> tuple:
+    def template_key(self, framework: str, device: str, env: dict[str, str] | None = None) -> tuple:
         """The key of ``templates`` for a framework, device and environment (default: the
-        environment this process gives its workers)."""
-        env = env if env is not None else worker_env(dict(os.environ), None)
+        environment this runner gives its workers)."""
+        env = env if env is not None else worker_env(self.base_env(), None)
         return (framework, device, tuple(sorted(env.items())))
 
     def _template(self, framework: str, device: str, env: dict[str, str] | None = None) -> Worker:
-        """The template that forks fresh processes with environment ``env`` (default: this
-        process's): one per framework, device and environment."""
+        """The template that forks fresh processes with environment ``env`` (default: the one
+        this runner gives its workers): one per framework, device and environment."""
+        env = env if env is not None else worker_env(self.base_env(), None)
         key = self.template_key(framework, device, env)
         template = self.templates.get(key)
         if template is None or not template.alive():
@@ -226,7 +241,7 @@ class Runner:
         what it observed is the first condition's. ``history`` runs one case once, after it.
         """
         if case.claim.kind != "timing" or history is not None:
-            return self._observe(case, dict(os.environ), history)
+            return self._observe(case, self.base_env(), history)
         started = time.perf_counter()
         measured: dict[str, dict] = {}
         clean: dict = {}
@@ -234,7 +249,7 @@ class Runner:
             attempts = 0
             while True:
                 attempts += 1
-                observed = self._observe(case, {**os.environ, **shell}, condition_history)
+                observed = self._observe(case, {**self.base_env(), **shell}, condition_history)
                 if attempts == NOISY_ATTEMPTS or not too_noisy(case.spec, observed):
                     break
             measured[name] = condition_summary(observed, attempts, shell, condition_history)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import platform
 import re
 import shutil
 import signal
@@ -22,9 +21,9 @@ from importlib import metadata
 from pathlib import Path
 
 from verified.claims import FRAMEWORK_NAMES, FRAMEWORKS, ROOT, SNIPPETS, Case, all_cases
+from verified.context import RunContext
 from verified.gpu import CASE_TIMEOUT_S, DEADLINE_S, GRACE_S, NAME
-from verified.report import case_name, cpu_model, environment, record, write
-from verified.versions import installed_versions
+from verified.report import case_name, environment, record, write
 
 WORK = ROOT / "build" / "gpu"  # pytest's log and its raw report
 RESULTS = ROOT / "results"
@@ -44,14 +43,17 @@ def gpu_cases(snippets: Path = SNIPPETS) -> dict[tuple[str, str, str], Case]:
     return {key: case for key, case in all_cases(snippets).items() if case.device == "gpu"}
 
 
-def not_installed_records(cases: dict, ran: list[str]) -> list[dict]:
-    """A skipped record for each GPU case of a framework that is not installed here."""
+def not_installed_records(cases: dict, ran: list[str], context: RunContext) -> list[dict]:
+    """A skipped record for each GPU case of a framework that is not installed here, made from
+    the run ``context``."""
     records = []
     for (_, framework, _), case in cases.items():
         if framework in ran:
             continue
-        env = environment({"framework": framework, "python": platform.python_version()}, "gpu")
-        rec = record(case, status="skipped", env=env, reason=not_installed_reason(framework, ran))
+        info = {"framework": framework, "python": context.python}
+        env = environment(info, "gpu", context)
+        reason = not_installed_reason(framework, ran)
+        rec = record(case, status="skipped", env=env, reason=reason, context=context)
         rec["skip"] = {"code": "not_installed", "version": None}
         records.append(rec)
     return records
@@ -120,10 +122,11 @@ def run_with_deadline(
 # -- what the run found ----------------------------------------------------------------------------
 
 
-def host_block(records: list[dict], machine_pytest: str | None) -> dict:
+def host_block(records: list[dict], machine_pytest: str | None, context: RunContext) -> dict:
     """The machine of the run: the GPU facts its torch (or Paddle) worker read (driver, CUDA,
-    the framework's build), or why there was no GPU; the processor, Python, the frameworks and
-    the pytest that ran (the carried one) and the one the machine has."""
+    the framework's build), or why there was no GPU; the processor, Python, the frameworks
+    (from the run ``context``) and the pytest that ran (the carried one) and the one the
+    machine has."""
     facts = next(
         (
             r["env"]["gpu_host"]
@@ -143,13 +146,13 @@ def host_block(records: list[dict], machine_pytest: str | None) -> dict:
     return {
         "gpu": facts,
         "no_gpu": no_gpu,
-        "cpu": cpu_model(),
-        "cores": os.cpu_count(),
-        "usable_cores": len(os.sched_getaffinity(0)),
-        "python": platform.python_version(),
+        "cpu": context.host["cpu"],
+        "cores": context.host["cores"],
+        "usable_cores": context.host["usable_cores"],
+        "python": context.python,
         "executable": sys.executable,
-        "platform": platform.platform(),
-        "frameworks": installed_versions(),
+        "platform": context.platform,
+        "frameworks": dict(context.versions),
         "pytest": metadata.version("pytest"),
         "machine_pytest": machine_pytest,
     }
@@ -309,7 +312,8 @@ def run(
     """Run every GPU case of the installed frameworks; write ``results/gpu-<name>.json`` (and a
     copy under ``$OUT`` where that folder exists); print the summary."""
     started = time.monotonic() if started is None else started
-    versions = installed_versions()
+    context = RunContext.capture()  # what this process's records and host block say
+    versions = dict(context.versions)
     ran = [fw for fw in FRAMEWORKS if versions[fw]]
     cases = gpu_cases()
     WORK.mkdir(parents=True, exist_ok=True)
@@ -338,15 +342,15 @@ def run(
     records = []
     if raw.is_file():
         records = json.loads(raw.read_text(encoding="utf-8"))["claims"]
-    records += not_installed_records(cases, ran)
+    records += not_installed_records(cases, ran, context)
     gpu = next((r["env"].get("gpu") for r in records if (r.get("env") or {}).get("gpu")), None)
     name = name or (slug(gpu) if gpu else "") or "no-gpu"
     if not NAME.match(name):
         raise ValueError(f"--name {name!r}: use lowercase letters, digits, '.', '_' and '-'")
     target = RESULTS / f"gpu-{name}.json"
     target.unlink(missing_ok=True)  # the report is this run's, nothing merged from before
-    report = write(records, target, name=f"gpu-{name}")
-    host = host_block(report["claims"], machine_pytest)
+    report = write(records, target, name=f"gpu-{name}", context=context)
+    host = host_block(report["claims"], machine_pytest, context)
     report["host"] = host
     target.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     copy = None
