@@ -12,25 +12,11 @@ import pytest
 from claimkit import PAGE_EN, VERSIONS, env_for, make_docs, make_snippets, observed_for
 
 from verified.claims import all_cases
-from verified.render import (
-    Page,
-    code,
-    escape,
-    exception_text,
-    field_value,
-    fmt_bytes,
-    fmt_ratio,
-    fmt_seconds,
-    fmt_value,
-    output_text,
-    release_matrix,
-    releases_text,
-    render,
-    silent_table,
-    statement_sections,
-    verification_page,
-    verified_line,
-)
+from verified.pages.fields import exception_text, field_value, output_text, releases_text
+from verified.pages.fmt import code, escape, fmt_bytes, fmt_ratio, fmt_seconds, fmt_value
+from verified.pages.markdown import statement_sections
+from verified.pages.page import Page, render, verified_line
+from verified.pages.tables import release_matrix, silent_table, verification_page
 from verified.report import ReportError, Reports, record, write
 
 OLD = {"paddle": "2.6.2", "torch": "2.13.0+cpu"}
@@ -105,7 +91,7 @@ def test_formatting():
     assert fmt_seconds(0.0042) == "4.20 ms" and fmt_seconds(0.001) == "1.00 ms"
     assert fmt_seconds(0.0000425) == "42.5 µs"
     assert fmt_seconds(0.0123456) == "12.35 ms" and fmt_seconds(0.000123456) == "123.5 µs"
-    from verified.render import span
+    from verified.pages.fmt import span
 
     assert span(["2.2.2", "2.10.0", "2.7.1", "2.10.0+cpu"]) == "2.2.2–2.10.0"  # by release
     assert span(["3.3.1"]) == "3.3.1" and span([]) == "?"
@@ -430,8 +416,10 @@ def test_releases_text(site):
 
 def test_releases_text_refuses_failures(site):
     add_old_paddle(site, leaf_status="failed")
-    with pytest.raises(ReportError, match=r"x: fixture.leaf \[paddle\] failed on 2.6.2"):
-        releases_text(reports_of(site), "fixture.leaf", "paddle", "en", "x")
+    with pytest.raises(
+        ReportError, match=r"^p: \{\{ fixture\.leaf \| paddle \| releases \}\}: claim fixture\.leaf\[paddle-cpu\] failed in .*paddle-2\.6\.2\.json: boom$"
+    ):
+        Page(reports_of(site), "en", "p").render("{{ fixture.leaf | paddle | releases }}")
 
 
 def test_unrunnable_releases_are_named(site):
@@ -657,7 +645,7 @@ def test_whole_page_renders_in_both_languages(site):
     ],
 )
 def test_join_cjk_soft_breaks(markdown, joined):
-    from verified.render import join_cjk_soft_breaks
+    from verified.pages.markdown import join_cjk_soft_breaks
 
     assert join_cjk_soft_breaks(markdown) == joined
 
@@ -706,7 +694,8 @@ def test_timing_fields_and_expectations(site):
         field_value(chain, "expected", None, "en", "x")
     with pytest.raises(ReportError, match="name an expectation key"):
         field_value(chain, "expected", "ratio_min", "en", "x")
-    from verified.render import Entry, summary
+    from verified.pages.tables import summary
+    from verified.report import Entry
 
     entry = Entry(fastest, reports_of(site).live, None)
     assert summary(entry, "en").startswith(
@@ -874,7 +863,7 @@ def test_english_phrases_inside_lists_and_dicts(site):
 
 
 def test_engine_reasons_in_the_page_language():
-    from verified.render import unrunnable_text
+    from verified.pages.words import unrunnable_text
 
     rec = {"reason": "paddle 2.6.2 has no host allocator statistics to measure with "
            "(core.host_memory_stat_reset_peak_value missing)"}  # fmt: skip
@@ -1047,7 +1036,7 @@ def test_booleans_in_the_page_language(site):
 
 
 def test_stale_reasons_in_the_page_language():
-    from verified.render import stale_text
+    from verified.pages.words import stale_text
 
     reason = "the snippet, a file it reads or the expectation changed since it ran"
     assert stale_text(reason, "en") == reason
@@ -1185,12 +1174,15 @@ def test_fields_through_failed_stale_and_not_run_records(site, lang, markdown, c
         return
     text = page.render(f"# Title\n\n{markdown}\n")
     assert set(page.failures) == {name}
-    line = text.split("\n")[-1]
+    line = text.rstrip("\n").split("\n")[-1]
     assert line.count("✗") == 1 and 'class="claim-failed"' in line, line
     words = {"failed": TEXT_FAILED, "stale": STALE, "skipped": NOT_RUN}[status][lang]
     assert words in line, line
-    if status != "stale":
-        assert REASON in line, line
+    is_value = not markdown.endswith(("| status }}", "| releases }}"))
+    if status == "skipped" or (status == "failed" and not is_value):
+        assert REASON in line, line  # why it did not run, or what the failed run observed
+    elif status == "failed":  # a value shows what was observed in its own field
+        assert ("failed on this machine: observed " if lang == "en" else "观测值 ") in line, line
     assert BANNER[lang] in text
     with pytest.raises(ReportError, match=re.escape(name)):
         Page(shown_reports(site, False), lang, f"{lang}/fixture.md", docs=docs).render(markdown)
@@ -1213,5 +1205,8 @@ def test_the_verification_page_opens_with_every_failed_record(site, lang):
     first = page.split("\n## ")[0]
     assert "fixture.speed[paddle-cpu]" in first and "✗" in first
     assert "#c-fixture-speed-paddle" in first and REASON in first
+    root, snippets, _docs = site
+    write(live_records(snippets), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
     clean = verification_page(shown_reports(site), lang, docs)
     assert clean.startswith("## "), clean[:200]

@@ -18,6 +18,7 @@ from claimkit import VERSIONS, env_for, make_docs, make_snippets, observed_for
 from mkdocs.exceptions import PluginError
 
 import verified.mkdocs_hooks as hooks
+from verified.pages import site
 from verified.claims import all_cases
 from verified.report import Reports, record, write
 
@@ -50,8 +51,8 @@ def use_report(monkeypatch, tmp_path, snippets, shown: bool) -> None:
                       VERSIONS)  # fmt: skip
     assert reports.failed_shown is shown
     hooks.on_startup("build", False)
-    monkeypatch.setattr(hooks, "_reports", reports)
-    monkeypatch.setattr(hooks, "FAILED", {})
+    monkeypatch.setattr(site, "_reports", reports)
+    monkeypatch.setattr(site, "FAILED", {})
 
 
 def stub_page(lang: str, path: str = "fixture.md"):

@@ -16,7 +16,7 @@ the reader's language. In the order the events run:
    out; the search plugin removes the attribute from the page after indexing), except, on a
    page whose front matter says ``search_outputs: true`` (the error index), the blocks that
    hold what a run printed: messages (``claim-message``) and outputs (``claim-output``,
-   both from :mod:`verified.render`). :mod:`verified.render` leaves out, the same way, where
+   both from :mod:`verified.pages`). :mod:`verified.pages.page` leaves out, the same way, where
    and when the claims ran: the environment in each provenance line, and each page's verified
    line. They depend on the machine that builds the site (processor, kernel, date), and with
    them every section's rank moved with the length of the host's name.
