@@ -774,12 +774,34 @@ def test_renders_match_the_reviewed_text(tmp_path, monkeypatch, lang, what):
     else:
         text = silent_table(reports, lang, docs)
     text = re.sub(r"\| (\d{4}-\d\d-\d\dT\d\d:\d\d) \|", "| <generated> |", text)
-    path = GOLDEN / f"{what}_{lang}.md"
-    if os.environ.get("AUTOGRAD_UPDATE_GOLDEN") == "1":
-        GOLDEN.mkdir(exist_ok=True)
+    check_golden(GOLDEN / f"{what}_{lang}.md", text, os.environ)
+
+
+def check_golden(path: Path, text: str, environ) -> None:
+    """``text`` is the reviewed text of ``path``. AUTOGRAD_UPDATE_GOLDEN=1 rewrites it instead,
+    never where CI is set: there an update would make the test pass whatever was rendered."""
+    if environ.get("AUTOGRAD_UPDATE_GOLDEN") == "1":
+        if environ.get("CI"):
+            pytest.fail("AUTOGRAD_UPDATE_GOLDEN=1 with CI set: golden files are updated by hand "
+                        "and reviewed, never in CI")  # fmt: skip
+        path.parent.mkdir(exist_ok=True)
         path.write_text(text + "\n", encoding="utf-8")
     assert path.is_file(), f"{path} is missing: run with AUTOGRAD_UPDATE_GOLDEN=1 and review it"
     assert text + "\n" == path.read_text(encoding="utf-8")
+
+
+def test_golden_files_are_never_updated_in_ci(tmp_path):
+    path = tmp_path / "golden" / "page_en.md"
+    path.parent.mkdir()
+    path.write_text("reviewed\n", encoding="utf-8")
+    with pytest.raises(pytest.fail.Exception, match="never in CI"):
+        check_golden(path, "changed", {"AUTOGRAD_UPDATE_GOLDEN": "1", "CI": "true"})
+    assert path.read_text(encoding="utf-8") == "reviewed\n"
+    with pytest.raises(AssertionError):
+        check_golden(path, "changed", {"CI": "true"})
+    check_golden(path, "changed", {"AUTOGRAD_UPDATE_GOLDEN": "1"})  # by hand: rewritten
+    assert path.read_text(encoding="utf-8") == "changed\n"
+    check_golden(path, "changed", {})
 
 
 def test_english_phrases_are_shown_in_the_page_language(site):
