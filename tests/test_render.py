@@ -417,7 +417,9 @@ def test_releases_text(site):
 def test_releases_text_refuses_failures(site):
     add_old_paddle(site, leaf_status="failed")
     with pytest.raises(
-        ReportError, match=r"^p: \{\{ fixture\.leaf \| paddle \| releases \}\}: claim fixture\.leaf\[paddle-cpu\] failed in .*paddle-2\.6\.2\.json: boom$"
+        ReportError,
+        match=r"^p: \{\{ fixture\.leaf \| paddle \| releases \}\}: "
+        r"claim fixture\.leaf\[paddle-cpu\] failed in .*paddle-2\.6\.2\.json: boom$",
     ):
         Page(reports_of(site), "en", "p").render("{{ fixture.leaf | paddle | releases }}")
 

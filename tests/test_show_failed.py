@@ -23,7 +23,10 @@ from verified.claims import all_cases
 from verified.report import Reports, record, write
 
 REASON = "facts: agree expected true, observed false"
-PAGE = "# Title\n\n{{ fixture.launch | torch | statement }}\n\nValue {{ fixture.grad | torch | value }}.\n"
+PAGE = (
+    "# Title\n\n{{ fixture.launch | torch | statement }}\n\n"
+    "Value {{ fixture.grad | torch | value }}.\n"
+)
 
 
 def failed_report(tmp_path, failed: set) -> Path:

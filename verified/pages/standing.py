@@ -97,7 +97,10 @@ class Standing:
         prefix = f"{label}: " if label else ""
         if self.missing:
             name, looked_in = self.missing[0]
-            return f"{prefix}claim {name} is not in {looked_in} (unknown id, or the claims were not run)"
+            return (
+                f"{prefix}claim {name} is not in {looked_in} "
+                "(unknown id, or the claims were not run)"
+            )
         entry = self.failing(use)[0]
         name = case_name_of(entry)
         where = _shown(entry.report.path)

@@ -76,12 +76,13 @@ def summary(entry: Entry, lang: str) -> str:
 
 
 def failed_entries(reports: Reports) -> list[Entry]:
-    """The records of this build that failed or are stale, and the failed ones of every other
-    report: whether or not a page rests on them."""
+    """The records of this build that failed or are stale (a case it did not run aside), and
+    the failed ones of every other report: whether or not a page rests on them."""
     found = []
     for report in reports.all:
         for entry in report.entries():
-            if entry.status == "failed" or (entry.stale and report is reports.live):
+            stale = entry.stale and report is reports.live and entry.rec["status"] != "skipped"
+            if entry.status == "failed" or stale:
                 found.append(entry)
     return found
 

@@ -68,10 +68,12 @@ TEXT = {
         "`{command}`.",
         "failed_block": "This claim failed on this machine: {statement} Observed: {observed}. "
         "Expected: {expected}.",
-        "banner_title": "Some results on this page failed on this machine",
-        "banner": "The values marked ✗ did not come out as the page says when the claims ran "
-        "here ({env}). The page shows what was observed. Rerun them with `{command}`; the "
-        "[verification report]({root}verification.md) has the details.",
+        "banner_title": "Some results on this page failed, are stale or did not run on this "
+        "machine",
+        "banner": "What is marked ✗ rests on results that did not come out as the page says when "
+        "the claims ran here ({env}): each mark says what was observed, or why nothing new "
+        "was. Rerun them with `{command}`; the [verification report]({root}verification.md) "
+        "has the details.",
         "nothing_observed": "nothing (the snippet did not run to the end)",
         "conditions_head": "| Condition | Ratio | Control | Allocator settings of the process |",
         "condition": {
@@ -151,9 +153,9 @@ TEXT = {
         "failed_records": "本次构建有 {count} 个结果未通过、已过期或未运行",
         "failed_records_intro": "引用它们的页面都用 ✗ 标出；可以用 `{command}` 重新运行。",
         "failed_block": "这条断言在本机上未通过：{statement}观测值：{observed}。预期：{expected}。",
-        "banner_title": "本页有部分结果在本机上未通过",
-        "banner": "标有 ✗ 的值在本机运行断言时与正文所说不符（{env}），页面显示的是实际观测值。"
-        "可以用 `{command}` 重新运行；详见[验证报告]({root}verification.md)。",
+        "banner_title": "本页有部分结果在本机上未通过、已过期或未运行",
+        "banner": "标有 ✗ 的内容所依据的结果在本机运行断言时与正文所说不符（{env}）：每处标记都注明了实际"
+        "观测值，或没有新结果的原因。可以用 `{command}` 重新运行；详见[验证报告]({root}verification.md)。",
         "nothing_observed": "无（代码片段没有运行到最后）",
         "conditions_head": "| 条件 | 比值 | 对照 | 进程实际使用的分配器设置 |",
         "condition": {
