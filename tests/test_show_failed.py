@@ -108,3 +108,48 @@ def test_a_build_without_failures_prints_nothing(tmp_path, monkeypatch, capsys):
         assert "✗" not in text
     hooks.on_post_build({})
     assert capsys.readouterr().err == ""
+
+
+FIGURE = '''
+import matplotlib.pyplot as plt
+
+
+def launch(report, lang):
+    agree = report.get("fixture.launch", "paddle")["observed"]["value"]["agree"]
+    figure, axes = plt.subplots()
+    axes.set_title(f"agree: {agree}")
+    return figure
+
+
+FIGURES = {"fixture-launch": launch}
+'''
+
+
+def test_a_figure_asks_the_standing_of_its_records(tmp_path, monkeypatch, capsys):
+    """A figure whose record failed is replaced by a note and listed in the summary where
+    failures are shown, and refused by the strict build; a passed one is drawn."""
+    import verified.pages.figures as figures
+
+    snippets = failed_report(tmp_path, {("fixture.launch", "paddle", "cpu")})
+    (snippets / "fixture" / "figures.py").write_text(FIGURE, encoding="utf-8")
+    monkeypatch.setattr(figures, "SNIPPETS", snippets)
+    monkeypatch.setattr(figures, "ROOT", tmp_path)
+    config = {"docs_dir": str(tmp_path / "docs")}
+    use_report(monkeypatch, tmp_path, snippets, shown=True)
+    figures.draw_figures(config)
+    for lang, note in (("en", "its claims failed"), ("zh", "其断言在本机上未通过")):
+        svg = (tmp_path / "docs" / lang / "figures" / "fixture-launch.svg").read_text("utf-8")
+        assert note in svg and "agree:" not in svg
+    assert site.FAILED["fixture.launch[paddle-cpu]"]["pages"] == {"figure fixture-launch"}
+    hooks.on_post_build({})
+    assert "fixture.launch[paddle-cpu] on figure fixture-launch" in capsys.readouterr().err
+
+    use_report(monkeypatch, tmp_path, snippets, shown=False)
+    with pytest.raises(PluginError, match=r"figures.py: .*fixture\.launch\[paddle-cpu\] failed"):
+        figures.draw_figures(config)
+
+    failed_report(tmp_path / "ok", set())
+    use_report(monkeypatch, tmp_path / "ok", tmp_path / "ok" / "snippets", shown=False)
+    figures.draw_figures(config)
+    svg = (tmp_path / "docs" / "en" / "figures" / "fixture-launch.svg").read_text("utf-8")
+    assert "agree: True" in svg
