@@ -49,7 +49,7 @@ from mkdocs.plugins import event_priority
 
 INDEX = Path("search") / "search_index.json"
 CODE_BLOCK = re.compile(r'<div class="((?:[^"]*\s)?highlight(?:\s[^"]*)?)"')
-PRINTED = {"claim-message", "claim-output"}  # the classes of what a run printed (render.py)
+PRINTED = {"claim-message", "claim-output"}  # the classes of what a run printed (pages/page.py)
 CONFIG_SCRIPT = re.compile(
     r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.S
 )

@@ -240,9 +240,9 @@ class Page:
             )
         return table[raw]
 
-    def tooltip(self, entry: Entry, template: str) -> str:
+    def tooltip(self, entry: Entry) -> str:
         rec = entry.rec
-        return self.t[template].format(
+        return self.t["tooltip"].format(
             id=rec["id"],
             framework=NAMES[self.lang][rec["framework"]],
             device=self.t["dev"][rec["device"]],
@@ -253,7 +253,7 @@ class Page:
         """A value linked to its row of the verification report, with its provenance (and the
         raw observed value, when the page shows it in its own words)."""
         rec = entry.rec
-        tooltip = self.tooltip(entry, "tooltip")
+        tooltip = self.tooltip(entry)
         if observed is not None:
             tooltip += self.t["observed"].format(value=observed)
         title = escape(tooltip).replace("&quot;", "'")
