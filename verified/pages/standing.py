@@ -117,9 +117,9 @@ def case_name_of(entry: Entry) -> str:
 def of_case(reports: Reports, claim_id: str, framework: str, device: str = "cpu") -> Standing:
     """The record of one case a page shows: CPU from the live report; GPU from the live report
     or an environment report. The newest that passed, or else the first found."""
-    entries = reports.entries_for(claim_id, framework, device)
-    if device == "cpu":
-        entries = [e for e in entries if e.report is reports.live]
+    key = (claim_id, framework, device)
+    sources = [reports.live] if device == "cpu" else reports.all
+    entries = [r.entry(r.records[key]) for r in sources if key in r.records]
     if not entries:
         looked_in = _shown(reports.live.path) + (" or results/" if device == "gpu" else "")
         return Standing(missing=((case_name(claim_id, framework, device), looked_in),))
