@@ -326,7 +326,7 @@ def test_the_search_index_does_not_depend_on_the_build_machine(lang: str):
     """Where and when the claims ran (processor, kernel, C library, Python, date) is on the
     pages, under each block and in each page's verified line, but not in the search index:
     with it, every section's rank moved with the length of the host's name (CI, on another
-    machine, ranked an error-index entry 4th that ranked 3rd here). verified/render.py marks
+    machine, ranked an error-index entry 4th that ranked 3rd here). verified/pages/page.py marks
     both with Material's ``data-search-exclude``."""
     index, file = search_index(lang)
     records = json.loads((SITE.parent / "build" / "claims.json").read_text("utf-8"))["claims"]

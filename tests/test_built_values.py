@@ -18,7 +18,7 @@ import pytest
 from sitemodel import SITE, Node, content, pages, parse, site_exists
 
 from verified.claims import SNIPPETS
-from verified.render import TEXT
+from verified.pages.words import TEXT
 from verified.report import Reports
 from verified.versions import release
 

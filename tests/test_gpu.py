@@ -29,7 +29,8 @@ from verified.claims import ROOT, Case, _merge, all_cases, discover
 from verified.gpu import kit, wheels
 from verified.gpu.check import report_problems, run_problems
 from verified.gpu.plugin import capped
-from verified.render import verification_page, verified_line
+from verified.pages.page import verified_line
+from verified.pages.tables import verification_page
 from verified.report import Report, Reports, environment, record, write
 from verified.results import results_problems
 

@@ -36,6 +36,15 @@ def module_imports(root: Path, package: str) -> dict[str, set[str]]:
                 candidates = [alias.name for alias in node.names]
             else:
                 continue
+            # importing a module runs the packages above it first: `import verified.notebooks.x`
+            # from outside the package runs verified/notebooks/__init__.py too (a module inside
+            # a package needs nothing from it: its package is set up before it)
+            for candidate in list(candidates):
+                parts = candidate.split(".")
+                for depth in range(1, len(parts)):
+                    package = ".".join(parts[:depth])
+                    if package in modules and not f"{name}.".startswith(f"{package}."):
+                        candidates.append(package)
             found.update(c for c in candidates if c in modules and c != name)
         graph[name] = found
     return graph
@@ -93,3 +102,19 @@ def test_a_circle_is_found_even_inside_a_function(tmp_path):
     graph = module_imports(tmp_path, "demo")
     assert graph["demo.b"] == {"demo.a"}
     assert circles(graph) == [["demo.a", "demo.b"]]
+
+
+def test_a_circle_through_a_package_init_is_found(tmp_path):
+    """Importing a package's module runs the package's __init__: a circle through it counts
+    (the circle mkdocs_hooks -> verified.notebooks -> notebooks.cells -> mkdocs_hooks was one)."""
+    (tmp_path / "demo" / "sub").mkdir(parents=True)
+    (tmp_path / "demo" / "__init__.py").write_text("")
+    (tmp_path / "demo" / "sub" / "__init__.py").write_text("from demo.sub import inner\n")
+    (tmp_path / "demo" / "sub" / "inner.py").write_text("from demo.sub import other\n"
+                                                         "from demo import hook\n")  # fmt: skip
+    (tmp_path / "demo" / "sub" / "other.py").write_text("")
+    (tmp_path / "demo" / "hook.py").write_text("from demo.sub.other import x\n")
+    graph = module_imports(tmp_path, "demo")
+    assert "demo.sub" in graph["demo.hook"]  # through the package's __init__
+    assert "demo.sub" not in graph["demo.sub.inner"]  # its own package: set up already
+    assert circles(graph) == [["demo.hook", "demo.sub", "demo.sub.inner"]]

@@ -12,25 +12,11 @@ import pytest
 from claimkit import PAGE_EN, VERSIONS, env_for, make_docs, make_snippets, observed_for
 
 from verified.claims import all_cases
-from verified.render import (
-    Page,
-    code,
-    escape,
-    exception_text,
-    field_value,
-    fmt_bytes,
-    fmt_ratio,
-    fmt_seconds,
-    fmt_value,
-    output_text,
-    release_matrix,
-    releases_text,
-    render,
-    silent_table,
-    statement_sections,
-    verification_page,
-    verified_line,
-)
+from verified.pages.fields import exception_text, field_value, output_text, releases_text
+from verified.pages.fmt import code, escape, fmt_bytes, fmt_ratio, fmt_seconds, fmt_value
+from verified.pages.markdown import statement_sections
+from verified.pages.page import Page, render, verified_line
+from verified.pages.tables import release_matrix, silent_table, verification_page
 from verified.report import ReportError, Reports, record, write
 
 OLD = {"paddle": "2.6.2", "torch": "2.13.0+cpu"}
@@ -105,7 +91,7 @@ def test_formatting():
     assert fmt_seconds(0.0042) == "4.20 ms" and fmt_seconds(0.001) == "1.00 ms"
     assert fmt_seconds(0.0000425) == "42.5 µs"
     assert fmt_seconds(0.0123456) == "12.35 ms" and fmt_seconds(0.000123456) == "123.5 µs"
-    from verified.render import span
+    from verified.pages.fmt import span
 
     assert span(["2.2.2", "2.10.0", "2.7.1", "2.10.0+cpu"]) == "2.2.2–2.10.0"  # by release
     assert span(["3.3.1"]) == "3.3.1" and span([]) == "?"
@@ -430,8 +416,12 @@ def test_releases_text(site):
 
 def test_releases_text_refuses_failures(site):
     add_old_paddle(site, leaf_status="failed")
-    with pytest.raises(ReportError, match=r"x: fixture.leaf \[paddle\] failed on 2.6.2"):
-        releases_text(reports_of(site), "fixture.leaf", "paddle", "en", "x")
+    with pytest.raises(
+        ReportError,
+        match=r"^p: \{\{ fixture\.leaf \| paddle \| releases \}\}: "
+        r"claim fixture\.leaf\[paddle-cpu\] failed in .*paddle-2\.6\.2\.json: boom$",
+    ):
+        Page(reports_of(site), "en", "p").render("{{ fixture.leaf | paddle | releases }}")
 
 
 def test_unrunnable_releases_are_named(site):
@@ -651,10 +641,13 @@ def test_whole_page_renders_in_both_languages(site):
         ("文字\n{{ verified }}", "文字\n{{ verified }}"),
         ('文字\n=== "PyTorch"', '文字\n=== "PyTorch"'),
         ("<figure>\n图", "<figure>\n图"),
+        # a four-backtick fence ends at four backticks, not at the three-backtick line inside
+        ("````text\n一行\n```\n二行\n三行\n````\n", "````text\n一行\n```\n二行\n三行\n````\n"),
+        ("~~~\n一行\n```\n二行\n三行\n~~~\n正文\n续行", "~~~\n一行\n```\n二行\n三行\n~~~\n正文续行"),
     ],
 )
 def test_join_cjk_soft_breaks(markdown, joined):
-    from verified.render import join_cjk_soft_breaks
+    from verified.pages.markdown import join_cjk_soft_breaks
 
     assert join_cjk_soft_breaks(markdown) == joined
 
@@ -703,7 +696,8 @@ def test_timing_fields_and_expectations(site):
         field_value(chain, "expected", None, "en", "x")
     with pytest.raises(ReportError, match="name an expectation key"):
         field_value(chain, "expected", "ratio_min", "en", "x")
-    from verified.render import Entry, summary
+    from verified.pages.tables import summary
+    from verified.report import Entry
 
     entry = Entry(fastest, reports_of(site).live, None)
     assert summary(entry, "en").startswith(
@@ -780,12 +774,34 @@ def test_renders_match_the_reviewed_text(tmp_path, lang, what):
     else:
         text = silent_table(reports, lang, docs)
     text = re.sub(r"\| (\d{4}-\d\d-\d\dT\d\d:\d\d) \|", "| <generated> |", text)
-    path = GOLDEN / f"{what}_{lang}.md"
-    if os.environ.get("AUTOGRAD_UPDATE_GOLDEN") == "1":
-        GOLDEN.mkdir(exist_ok=True)
+    check_golden(GOLDEN / f"{what}_{lang}.md", text, os.environ)
+
+
+def check_golden(path: Path, text: str, environ) -> None:
+    """``text`` is the reviewed text of ``path``. AUTOGRAD_UPDATE_GOLDEN=1 rewrites it instead,
+    never where CI is set: there an update would make the test pass whatever was rendered."""
+    if environ.get("AUTOGRAD_UPDATE_GOLDEN") == "1":
+        if environ.get("CI"):
+            pytest.fail("AUTOGRAD_UPDATE_GOLDEN=1 with CI set: golden files are updated by hand "
+                        "and reviewed, never in CI")  # fmt: skip
+        path.parent.mkdir(exist_ok=True)
         path.write_text(text + "\n", encoding="utf-8")
     assert path.is_file(), f"{path} is missing: run with AUTOGRAD_UPDATE_GOLDEN=1 and review it"
     assert text + "\n" == path.read_text(encoding="utf-8")
+
+
+def test_golden_files_are_never_updated_in_ci(tmp_path):
+    path = tmp_path / "golden" / "page_en.md"
+    path.parent.mkdir()
+    path.write_text("reviewed\n", encoding="utf-8")
+    with pytest.raises(pytest.fail.Exception, match="never in CI"):
+        check_golden(path, "changed", {"AUTOGRAD_UPDATE_GOLDEN": "1", "CI": "true"})
+    assert path.read_text(encoding="utf-8") == "reviewed\n"
+    with pytest.raises(AssertionError):
+        check_golden(path, "changed", {"CI": "true"})
+    check_golden(path, "changed", {"AUTOGRAD_UPDATE_GOLDEN": "1"})  # by hand: rewritten
+    assert path.read_text(encoding="utf-8") == "changed\n"
+    check_golden(path, "changed", {})
 
 
 def test_english_phrases_are_shown_in_the_page_language(site):
@@ -869,7 +885,7 @@ def test_english_phrases_inside_lists_and_dicts(site):
 
 
 def test_engine_reasons_in_the_page_language():
-    from verified.render import unrunnable_text
+    from verified.pages.words import unrunnable_text
 
     rec = {"reason": "paddle 2.6.2 has no host allocator statistics to measure with "
            "(core.host_memory_stat_reset_peak_value missing)"}  # fmt: skip
@@ -1042,7 +1058,7 @@ def test_booleans_in_the_page_language(site):
 
 
 def test_stale_reasons_in_the_page_language():
-    from verified.render import stale_text
+    from verified.pages.words import stale_text
 
     reason = "the snippet, a file it reads or the expectation changed since it ran"
     assert stale_text(reason, "en") == reason
@@ -1072,3 +1088,147 @@ def test_a_single_english_word_the_table_words(site):
     assert Page(reports_of(site), "en", "p", provenance=False).render(markdown) == (
         "<code>error</code>"
     )
+
+
+# -- a sentence takes the status of every record it rests on (issue 25 point 4, issue 30 point 4) --
+
+REASON = "facts: agree expected true, observed false"
+
+
+def doctored(site, statuses: dict, observed=None) -> Reports:
+    """The fixture report with the cases of ``statuses`` failed, skipped or stale (a stale case
+    is made by changing its snippet after the run), read with failures shown."""
+    root, snippets, _docs = site
+    records = []
+    for rec in live_records(snippets):
+        status = statuses.get((rec["id"], rec["framework"], rec["device"]))
+        if status in ("failed", "skipped"):
+            rec = {**rec, "status": status, "reason": REASON}
+            if observed:
+                rec["observed"] = {**rec["observed"], **observed}
+        records.append(rec)
+    write(records, root / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    for (claim_id, fw, _dev), status in statuses.items():
+        if status == "stale":
+            snippet = {"fixture.launch": "launch", "fixture.chain": "chain"}.get(claim_id, "grad")
+            (snippets / "fixture" / f"{snippet}_{fw}.py").write_text("# changed\n", "utf-8")
+    return shown_reports(site)
+
+
+def shown_reports(site, shown: bool = True) -> Reports:
+    root, snippets, _docs = site
+    return Reports(root / "build" / "claims.json", root / "results", snippets, VERSIONS,
+                   failed_shown=shown)  # fmt: skip
+
+
+BANNER = {"en": "Some results on this page", "zh": "本页有部分结果"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_statement_stands_on_every_framework_its_claim_declares(site, lang):
+    """The statement is rendered with ``| torch |``; only the Paddle record failed."""
+    _root, _snippets, docs = site
+    reports = doctored(site, {("fixture.launch", "paddle", "cpu"): "failed"})
+    page = Page(reports, lang, f"{lang}/fixture.md", docs=docs)
+    text = page.render("# Title\n\n{{ fixture.launch | torch | statement }}\n")
+    assert set(page.failures) == {"fixture.launch[paddle-cpu]"}
+    statement = {"en": "Both workers agree.", "zh": "两个进程一致。"}[lang]
+    line = next(ln for ln in text.split("\n") if ln.startswith(statement))
+    assert "✗" in line and REASON in line and 'class="claim-failed"' in line
+    assert "verification.md#c-fixture-launch-paddle" in line
+    assert BANNER[lang] in text
+    with pytest.raises(ReportError, match=r"fixture\.launch\[paddle-cpu\] failed"):
+        Page(shown_reports(site, False), lang, f"{lang}/fixture.md", docs=docs).render(
+            "{{ fixture.launch | torch | statement }}"
+        )
+    fine = Page(shown_reports(site), lang, f"{lang}/fixture.md", docs=docs)
+    assert fine.render("{{ fixture.grad | torch | statement }}") in ("The gradient is -16.",
+                                                                      "梯度为 -16。")  # fmt: skip
+    assert fine.failures == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_silent_table_marks_a_failed_record(site, lang):
+    """A failed record's observation is not the truth: its framework is marked failed, never
+    counted as "not affected"."""
+    _root, _snippets, docs = site
+    reports = doctored(site, {("fixture.launch", "torch", "cpu"): "failed"},
+                       observed={"value": {"agree": False, "silent_loss": False}})  # fmt: skip
+    page = Page(reports, lang, f"{lang}/silent.md", docs=docs)
+    text = page.render("# Silent\n\n{{ silent-failures }}\n")
+    row = next(ln for ln in text.split("\n") if ln.startswith(("| The loss", "| 损失")))
+    cells = [c.strip() for c in row.split("|")]
+    assert cells[2] not in ("none", "无"), row
+    assert "✗" in cells[2] and TEXT_FAILED[lang] in cells[2], row
+    assert "verification.md#c-fixture-launch-torch" in cells[2]
+    assert set(page.failures) == {"fixture.launch[torch-cpu]"}
+    assert BANNER[lang] in text
+    with pytest.raises(ReportError, match=r"fixture\.launch\[torch-cpu\] failed"):
+        silent_table(shown_reports(site, False), lang, docs)
+
+
+TEXT_FAILED = {"en": "failed", "zh": "未通过"}
+STALE = {"en": "stale", "zh": "已过期"}
+NOT_RUN = {"en": "not run", "zh": "未运行"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("markdown", "case"),
+    [
+        ("{{ fixture.chain | torch | status }}", ("fixture.chain", "torch", "cpu")),
+        ("{{ fixture.grad | paddle | releases }}", ("fixture.grad", "paddle", "cpu")),
+        ("{{ fixture.grad | torch | value }}", ("fixture.grad", "torch", "cpu")),
+        ("{{ fixture.chain | paddle | bytes.out }}", ("fixture.chain", "paddle", "cpu")),
+    ],
+)
+@pytest.mark.parametrize("status", ["failed", "stale", "skipped"])
+def test_fields_through_failed_stale_and_not_run_records(site, lang, markdown, case, status):
+    _root, _snippets, docs = site
+    reports = doctored(site, {case: status})
+    page = Page(reports, lang, f"{lang}/fixture.md", docs=docs)
+    name = f"{case[0]}[{case[1]}-{case[2]}]"
+    if status == "skipped" and markdown.endswith("| status }}"):
+        # a case not run is what the status field says in words: nothing failed
+        said = {"en": "declared but not run here", "zh": "本次构建没有运行"}[lang]
+        assert said in page.render(markdown)
+        assert page.failures == {}
+        return
+    text = page.render(f"# Title\n\n{markdown}\n")
+    assert set(page.failures) == {name}
+    line = text.rstrip("\n").split("\n")[-1]
+    assert line.count("✗") == 1 and 'class="claim-failed"' in line, line
+    words = {"failed": TEXT_FAILED, "stale": STALE, "skipped": NOT_RUN}[status][lang]
+    assert words in line, line
+    is_value = not markdown.endswith(("| status }}", "| releases }}"))
+    if status == "skipped" or (status == "failed" and not is_value):
+        assert REASON in line, line  # why it did not run, or what the failed run observed
+    elif status == "failed":  # a value shows what was observed in its own field
+        assert ("failed on this machine: observed " if lang == "en" else "观测值 ") in line, line
+    assert BANNER[lang] in text
+    with pytest.raises(ReportError, match=re.escape(name)):
+        Page(shown_reports(site, False), lang, f"{lang}/fixture.md", docs=docs).render(markdown)
+
+
+def test_a_failed_release_marks_the_releases_sentence(site):
+    add_old_paddle(site, leaf_status="failed")
+    page = Page(shown_reports(site), "en", "en/fixture.md")
+    line = page.render("{{ fixture.leaf | paddle | releases }}")
+    assert set(page.failures) == {"fixture.leaf[paddle-cpu]"}
+    assert "✗" in line and "boom" in line and "2.6.2" in line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_verification_page_opens_with_every_failed_record(site, lang):
+    """A failed record that no page renders is on the verification page's first screen."""
+    _root, _snippets, docs = site
+    reports = doctored(site, {("fixture.speed", "paddle", "cpu"): "failed"})
+    page = verification_page(reports, lang, docs)
+    first = page.split("\n## ")[0]
+    assert "fixture.speed[paddle-cpu]" in first and "✗" in first
+    assert "#c-fixture-speed-paddle" in first and REASON in first
+    root, snippets, _docs = site
+    write(live_records(snippets), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    clean = verification_page(shown_reports(site), lang, docs)
+    assert clean.startswith("## "), clean[:200]

@@ -1,100 +1,155 @@
-"""A reader always gets a site: on a machine where a claim fails, the steps of `nox -s site`
-still build it and show the failure where the claim appears, in both languages, with a banner
-and a summary on the terminal; the strict build of `nox -s tests` (and CI, and the publishing
-workflow) refuses it, naming the claim.
+"""A reader always gets a site: on a machine where a claim fails, `nox -s site`
+(``AUTOGRAD_SHOW_FAILED=1``) shows the failure where the claim appears, in both languages, with
+a banner, and ends with a summary on the terminal that also names the failed records no page
+renders; the strict build of `nox -s tests` (and CI, and the publishing workflow) refuses it,
+naming the claim.
 
-The claim is broken on purpose in a copy of the working tree: an expectation no run can meet.
-Only that claim runs again; every other result of this host's report stands (their inputs are
-unchanged), and the notebooks execute from the cache the build filled.
-"""
+Tested at the hooks MkDocs calls (``on_page_markdown``, ``on_post_build``), on stub pages of
+both languages and a fixture report with one record failed, instead of two full builds of a
+copy of the tree."""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from claimkit import VERSIONS, env_for, make_docs, make_snippets, observed_for
+from mkdocs.exceptions import PluginError
 
-from verified.claims import ROOT
+import verified.mkdocs_hooks as hooks
+from verified.pages import site
+from verified.claims import all_cases
+from verified.report import Reports, record, write
 
-BROKEN = "inplace.leaf-error"
-WRONG = 'match = "a message no framework writes"'
-
-
-def copy_tree(target: Path) -> None:
-    listed = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
-        cwd=ROOT, capture_output=True, check=True, text=True,
-    ).stdout.split("\0")  # fmt: skip
-    for name in filter(None, listed):
-        source = ROOT / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
-    for generated in ("build/claims.json", "build/notebooks", "build/mkdocs-jupyter"):
-        source = ROOT / generated
-        if source.is_dir():
-            shutil.copytree(source, target / generated, dirs_exist_ok=True)
-        elif source.is_file():
-            (target / generated).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / generated)
+REASON = "facts: agree expected true, observed false"
+PAGE = (
+    "# Title\n\n{{ fixture.launch | torch | statement }}\n\n"
+    "Value {{ fixture.grad | torch | value }}.\n"
+)
 
 
-def run(tree: Path, *args: str, show_failed: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "AUTOGRAD_SHOW_FAILED": show_failed}
-    return subprocess.run(
-        [sys.executable, "-m", *args], cwd=tree, env=env, capture_output=True, text=True,
-        timeout=900,
-    )  # fmt: skip
+def failed_report(tmp_path, failed: set) -> Path:
+    snippets = make_snippets(tmp_path)
+    make_docs(tmp_path)
+    records = []
+    for key, case in all_cases(snippets, VERSIONS).items():
+        env = env_for(case.framework, case.device)
+        if case.device == "gpu":
+            records.append(record(case, status="skipped", env=env, reason="no GPU here"))
+        elif key in failed:
+            records.append(record(case, status="failed", env=env, observed=observed_for(case),
+                                  reason=REASON))  # fmt: skip
+        else:
+            records.append(record(case, status="passed", env=env, observed=observed_for(case)))
+    write(records, tmp_path / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    (tmp_path / "results").mkdir()
+    return snippets
 
 
-def break_claim(tree: Path) -> None:
-    claims = tree / "snippets" / "inplace" / "claims.toml"
-    text = claims.read_text(encoding="utf-8")
-    start = text.index(f'id = "{BROKEN}"')
-    torch = text.index("[claim.expect.torch]", start)
-    line = text.index("match = ", torch)
-    end = text.index("\n", line)
-    claims.write_text(text[:line] + WRONG + text[end:], encoding="utf-8")
+def use_report(monkeypatch, tmp_path, snippets, shown: bool) -> None:
+    """The hooks' build state with this report, as ``AUTOGRAD_SHOW_FAILED`` would set it."""
+    monkeypatch.setenv("AUTOGRAD_SHOW_FAILED", "1" if shown else "0")
+    reports = Reports(tmp_path / "build" / "claims.json", tmp_path / "results", snippets,
+                      VERSIONS)  # fmt: skip
+    assert reports.failed_shown is shown
+    hooks.on_startup("build", False)
+    monkeypatch.setattr(site, "_reports", reports)
+    monkeypatch.setattr(site, "FAILED", {})
 
 
-@pytest.mark.site  # needs this run's report and notebook cache
-def test_the_site_shows_a_failed_claim_and_the_strict_build_refuses_it(tmp_path):
-    tree = tmp_path / "tree"
-    copy_tree(tree)
-    break_claim(tree)
-    claims = run(tree, "pytest", "snippets", "-q", "-p", "no:cacheprovider", "-k", BROKEN,
-                 show_failed="0")  # fmt: skip
-    assert claims.returncode == 1, claims.stdout[-2000:]
-    assert f"FAILED snippets/inplace/claims.toml::{BROKEN}[torch-cpu]" in claims.stdout
+def stub_page(lang: str, path: str = "fixture.md"):
+    src = path if lang == "en" else f"{lang}/{path}"
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src, locale=lang))
 
-    notebooks = run(tree, "verified.notebooks", "build", show_failed="1")
-    assert notebooks.returncode == 0, notebooks.stdout[-2000:] + notebooks.stderr[-2000:]
-    lenient = run(tree, "mkdocs", "build", "--strict", "-d", str(tmp_path / "lenient"),
-                  show_failed="1")  # fmt: skip
-    assert lenient.returncode == 0, lenient.stderr[-3000:]
-    assert "claim case(s) failed on this machine" in lenient.stderr
-    assert f"  {BROKEN}[torch-cpu] on " in lenient.stderr
-    assert f"Rerun them: python -m pytest snippets -k '{BROKEN}[torch-cpu]'" in lenient.stderr
-    banner = {"en": "Some results on this page failed on this machine",
-              "zh": "本页有部分结果在本机上未通过"}  # fmt: skip
-    marked = {"en": "✗ failed on this machine: observed", "zh": "✗ 本机未通过：观测值"}
+
+def test_the_site_shows_a_failed_claim_and_the_strict_build_refuses_it(
+    tmp_path, monkeypatch, capsys
+):
+    failed = ("fixture.launch", "paddle", "cpu")  # the page names torch: the statement covers both
+    snippets = failed_report(tmp_path, {failed})
+    use_report(monkeypatch, tmp_path, snippets, shown=True)
+    statement = {"en": "Both workers agree.", "zh": "两个进程一致。"}
+    banner = {"en": "Some results on this page", "zh": "本页有部分结果"}
     for lang in ("en", "zh"):
-        root = tmp_path / "lenient" / ("" if lang == "en" else "zh")
-        pages = [p for p in root.rglob("index.html") if "claim-failed" in p.read_text("utf-8")]
-        if lang == "en":
-            pages = [p for p in pages if "zh" not in p.relative_to(root).parts]
-        assert pages, f"no {lang} page shows the failed claim"
-        for page in pages:
-            html = page.read_text(encoding="utf-8")
-            assert banner[lang] in html and marked[lang] in html, page
-            assert re.search(rf'data-claim="{re.escape(BROKEN)}"[^>]*data-framework="torch"', html)
+        text = hooks.on_page_markdown(PAGE, stub_page(lang), {}, None)
+        line = next(ln for ln in text.split("\n") if ln.startswith(statement[lang]))
+        assert "✗" in line and REASON in line and "c-fixture-launch-paddle" in line, line
+        assert banner[lang] in text
+        assert "fixture.launch[paddle-cpu]" in text.split(statement[lang])[0]  # in the banner
+    hooks.on_post_build({})
+    summary = capsys.readouterr().err
+    assert "fixture.launch[paddle-cpu]" in summary
+    assert "fixture.launch[paddle-cpu] on en/fixture.md, zh/fixture.md" in summary
+    assert "Rerun them: python -m pytest snippets -k 'fixture.launch[paddle-cpu]'" in summary
 
-    strict = run(tree, "mkdocs", "build", "--strict", "-d", str(tmp_path / "strict"),
-                 show_failed="0")  # fmt: skip
-    assert strict.returncode != 0
-    assert f"claim {BROKEN}[torch-cpu] failed in build/claims.json" in strict.stdout + strict.stderr
+    use_report(monkeypatch, tmp_path, snippets, shown=False)
+    for lang in ("en", "zh"):
+        with pytest.raises(PluginError, match=r"fixture\.launch\[paddle-cpu\] failed"):
+            hooks.on_page_markdown(PAGE, stub_page(lang), {}, None)
+
+
+def test_a_failed_record_no_page_renders_is_in_the_summary(tmp_path, monkeypatch, capsys):
+    snippets = failed_report(tmp_path, {("fixture.speed", "paddle", "cpu")})
+    use_report(monkeypatch, tmp_path, snippets, shown=True)
+    for lang in ("en", "zh"):
+        hooks.on_page_markdown(PAGE, stub_page(lang), {}, None)
+    hooks.on_post_build({})
+    summary = capsys.readouterr().err
+    assert "fixture.speed[paddle-cpu]" in summary and REASON in summary
+    assert "fixture.launch" not in summary  # nothing else failed
+
+
+def test_a_build_without_failures_prints_nothing(tmp_path, monkeypatch, capsys):
+    snippets = failed_report(tmp_path, set())
+    use_report(monkeypatch, tmp_path, snippets, shown=True)
+    for lang in ("en", "zh"):
+        text = hooks.on_page_markdown(PAGE, stub_page(lang), {}, None)
+        assert "✗" not in text
+    hooks.on_post_build({})
+    assert capsys.readouterr().err == ""
+
+
+FIGURE = '''
+import matplotlib.pyplot as plt
+
+
+def launch(report, lang):
+    agree = report.get("fixture.launch", "paddle")["observed"]["value"]["agree"]
+    figure, axes = plt.subplots()
+    axes.set_title(f"agree: {agree}")
+    return figure
+
+
+FIGURES = {"fixture-launch": launch}
+'''
+
+
+def test_a_figure_asks_the_standing_of_its_records(tmp_path, monkeypatch, capsys):
+    """A figure whose record failed is replaced by a note and listed in the summary where
+    failures are shown, and refused by the strict build; a passed one is drawn."""
+    import verified.pages.figures as figures
+
+    snippets = failed_report(tmp_path, {("fixture.launch", "paddle", "cpu")})
+    (snippets / "fixture" / "figures.py").write_text(FIGURE, encoding="utf-8")
+    monkeypatch.setattr(figures, "SNIPPETS", snippets)
+    monkeypatch.setattr(figures, "ROOT", tmp_path)
+    config = {"docs_dir": str(tmp_path / "docs")}
+    use_report(monkeypatch, tmp_path, snippets, shown=True)
+    figures.draw_figures(config)
+    for lang, note in (("en", "its claims failed"), ("zh", "其断言在本机上未通过")):
+        svg = (tmp_path / "docs" / lang / "figures" / "fixture-launch.svg").read_text("utf-8")
+        assert note in svg and "agree:" not in svg
+    assert site.FAILED["fixture.launch[paddle-cpu]"]["pages"] == {"figure fixture-launch"}
+    hooks.on_post_build({})
+    assert "fixture.launch[paddle-cpu] on figure fixture-launch" in capsys.readouterr().err
+
+    use_report(monkeypatch, tmp_path, snippets, shown=False)
+    with pytest.raises(PluginError, match=r"figures.py: .*fixture\.launch\[paddle-cpu\] failed"):
+        figures.draw_figures(config)
+
+    failed_report(tmp_path / "ok", set())
+    use_report(monkeypatch, tmp_path / "ok", tmp_path / "ok" / "snippets", shown=False)
+    figures.draw_figures(config)
+    svg = (tmp_path / "docs" / "en" / "figures" / "fixture-launch.svg").read_text("utf-8")
+    assert "agree: True" in svg

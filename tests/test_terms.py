@@ -126,7 +126,7 @@ def zh_tables() -> list[tuple[str, str]]:
 def engine_strings() -> list[tuple[str, str]]:
     from verified.notebooks.text import SETUP_COMMENTS
     from verified.notebooks.text import TEXT as NOTEBOOK_TEXT
-    from verified.render import TEXT as RENDER_TEXT
+    from verified.pages.words import TEXT as RENDER_TEXT
 
     def flat(value, where):
         if isinstance(value, dict):
@@ -136,7 +136,7 @@ def engine_strings() -> list[tuple[str, str]]:
             yield where, value
 
     return [
-        *flat(RENDER_TEXT["zh"], "verified/render.py TEXT['zh']"),
+        *flat(RENDER_TEXT["zh"], "verified/pages/words.py TEXT['zh']"),
         *flat(NOTEBOOK_TEXT["zh"], "verified/notebooks/text.py TEXT['zh']"),
         *flat(SETUP_COMMENTS["zh"], "verified/notebooks/text.py SETUP_COMMENTS['zh']"),
     ]

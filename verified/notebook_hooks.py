@@ -46,7 +46,7 @@ if str(ROOT) not in sys.path:  # hooks are loaded by file path; make `verified` 
     sys.path.insert(0, str(ROOT))
 
 from verified.claims import FRAMEWORK_NAMES  # noqa: E402
-from verified.render import NAMES  # noqa: E402
+from verified.pages.words import NAMES  # noqa: E402
 
 NOTEBOOK_DIR = "notebooks"
 CACHE_SALT = "avhooks1"  # change when the conversion patches below change

@@ -340,7 +340,9 @@ class Reports:
         failed_shown: bool | None = None,
     ) -> None:
         self.live = Report(live, live=True, snippets=snippets, versions=versions)
-        # whether a failed record may be shown as failed (default: the SHOW_FAILED variable)
+        # the build's setting: whether pages mark what did not pass instead of refusing it
+        # (default: the SHOW_FAILED variable); verified.pages.standing decides with it, lookup
+        # here never does
         self.failed_shown = show_failed() if failed_shown is None else failed_shown
         self.others = [
             Report(p, live=False, snippets=snippets) for p in sorted(results.glob("*.json"))
@@ -356,9 +358,9 @@ class Reports:
         return discover(self.snippets)
 
     def get(self, claim_id: str, framework: str, device: str = "cpu", *, where: str = "") -> dict:
-        """The record a page shows: passed and fresh. CPU values come from the live report;
-        GPU values from the live report or else from an environment report. Anything else
-        raises, naming the claim."""
+        """The record of a case that passed and is fresh: CPU from the live report; GPU from
+        the live report or else from an environment report. Anything else raises, naming the
+        claim, whatever the build's setting (pages ask :mod:`verified.pages.standing`)."""
         return self.entry(claim_id, framework, device, where=where).rec
 
     def entry(
@@ -382,8 +384,6 @@ class Reports:
                 + " (unknown id, or the claims were not run)"
             )
         entry = found[0]
-        if self.failed_shown and entry.status == "failed":
-            return entry  # the page shows it as failed on this machine
         if entry.stale:
             raise ReportError(
                 f"{prefix}claim {name} is stale in {_shown(entry.report.path)}: {entry.stale}; "

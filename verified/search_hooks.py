@@ -16,7 +16,7 @@ the reader's language. In the order the events run:
    out; the search plugin removes the attribute from the page after indexing), except, on a
    page whose front matter says ``search_outputs: true`` (the error index), the blocks that
    hold what a run printed: messages (``claim-message``) and outputs (``claim-output``,
-   both from :mod:`verified.render`). :mod:`verified.render` leaves out, the same way, where
+   both from :mod:`verified.pages`). :mod:`verified.pages.page` leaves out, the same way, where
    and when the claims ran: the environment in each provenance line, and each page's verified
    line. They depend on the machine that builds the site (processor, kernel, date), and with
    them every section's rank moved with the length of the host's name.
@@ -49,7 +49,7 @@ from mkdocs.plugins import event_priority
 
 INDEX = Path("search") / "search_index.json"
 CODE_BLOCK = re.compile(r'<div class="((?:[^"]*\s)?highlight(?:\s[^"]*)?)"')
-PRINTED = {"claim-message", "claim-output"}  # the classes of what a run printed (render.py)
+PRINTED = {"claim-message", "claim-output"}  # the classes of what a run printed (pages/page.py)
 CONFIG_SCRIPT = re.compile(
     r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.S
 )

@@ -153,7 +153,7 @@ def _draw_figures() -> None:
     again before the site build; unchanged figures are not rewritten)."""
     if not any(SNIPPETS.glob("*/figures.py")):
         return
-    from verified.mkdocs_hooks import draw_figures
+    from verified.pages.figures import draw_figures
 
     draw_figures({"docs_dir": str(DOCS)})
 

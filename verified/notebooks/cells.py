@@ -42,7 +42,7 @@ MODULE_RE = re.compile(r"^\s*(?:from|import)\s+(?P<name>\w+_(?:paddle|torch))\b"
 def title_anchors(docs: Path, lang: str) -> dict[str, str]:
     """Page -> the anchor of its title in its article's notebook, for every sub-page of every
     section with notebooks (a sub-page's H1 is a heading of the section's notebook)."""
-    from verified.render import HEADING
+    from verified.pages.markdown import HEADING
     from pymdownx.slugs import slugify
 
     slug = slugify(case="lower")
@@ -58,7 +58,7 @@ def title_anchors(docs: Path, lang: str) -> dict[str, str]:
 
 
 def _renderer(markdown: str, lang: str, where: str) -> str:
-    from verified.mkdocs_hooks import render
+    from verified.pages.site import render
 
     return render(markdown, lang, where, provenance=False)
 
@@ -68,7 +68,7 @@ def _marked_renderer(markdown: str, lang: str, where: str) -> str:
     ``<span class="claim-value" data-claim="…">``: the copies committed under notebooks/
     carry the values of the run that generated them, and their freshness check
     (:func:`verified.notebooks.check.mask`) sets those values aside."""
-    from verified.render import PLACEHOLDER
+    from verified.pages.fields import PLACEHOLDER
 
     def one(match: re.Match) -> str:
         shown = _renderer(match[0], lang, where)

@@ -255,7 +255,7 @@ def drop_output_placeholders(markdown: str) -> str:
     """Without ``{{ … | output }}`` and ``{{ … | exception }}`` (the executed cell shows its
     own output and traceback) and ``{{ verified }}`` (it speaks of "this page"; the banner
     links the verification report)."""
-    from verified.render import BLOCK_FIELDS, PLACEHOLDER
+    from verified.pages.fields import BLOCK_FIELDS, PLACEHOLDER
 
     kept = []
     for line in markdown.split("\n"):

@@ -1,0 +1,402 @@
+"""One page: its placeholders rendered, each value linked to its row of the verification
+page, failures marked and announced by a banner."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from verified.claims import FRAMEWORKS, ROOT
+from verified.pages.fields import (
+    ANY_BRACES,
+    BLOCK_FIELDS,
+    ENGLISH_PHRASE,
+    PLACEHOLDER,
+    VALUE_FIELDS,
+    claim_by_id,
+    conditions_table,
+    exception_text,
+    field_value,
+    mark,
+    observed_value,
+    output_text,
+    releases_standing,
+    releases_text,
+    status_text,
+    value_words,
+)
+from verified.pages.fmt import (
+    _join,
+    anchor,
+    code,
+    env_text,
+    escape,
+    fmt_value,
+    root_of,
+    shorten,
+    spaced,
+    span,
+)
+from verified.pages.markdown import FENCE
+from verified.pages.standing import Action, Standing, Use, action, case_name_of, of_case
+from verified.pages.standing import of_statement
+from verified.pages.tables import silent_table, verification_page
+from verified.pages.words import BOOLEANS, NAMES, TEXT, skip_text, stale_text
+from verified.report import Entry, ReportError, Reports
+from verified.versions import release
+
+
+@dataclass
+class Page:
+    """Renders the placeholders of one page (``where`` is its docs path, e.g. ``en/inplace.md``)."""
+
+    reports: Reports
+    lang: str
+    where: str
+    provenance: bool = True  # notebooks get the values without links to the site's report
+    docs: Path = ROOT / "docs"
+    claims_used: set = field(default_factory=set)
+    failures: dict = field(default_factory=dict)  # case name -> the Entry it marks ✗
+
+    @property
+    def t(self) -> dict:
+        return TEXT[self.lang]
+
+    @property
+    def root(self) -> str:
+        """The way up from the page to its language's root: links to the verification page
+        are relative (``en/inplace/leaf-tensors.md`` -> ``../``)."""
+        return root_of(self.where)
+
+    def standing(self, match: re.Match, use: Use) -> tuple[Standing, Action]:
+        """The records a placeholder rests on, and what the page does with them (refusing
+        raises ReportError, naming the page and the case)."""
+        claim_id, framework = match["id"], match["fw"]
+        if use is Use.STATEMENT:
+            label = f"{self.where}: {match[0]}"
+            standing = of_statement(self.reports, claim_by_id(self.reports, claim_id, label))
+        elif use is Use.RELEASES:
+            standing = releases_standing(self.reports, claim_id, framework)
+        else:
+            standing = of_case(self.reports, claim_id, framework, match["dev"] or "cpu")
+        # a refusal names the page, and the placeholder where the field decides (as before)
+        label = f"{self.where}: {match[0]}" if use in (Use.STATUS, Use.RELEASES) else self.where
+        return standing, action(standing, use, self.reports.failed_shown, label)
+
+    def marks(self, standing: Standing, use: Use) -> str:
+        """✗ for every record the sentence rests on that did not pass, each linked to its row
+        of the verification page; the page's banner and the build's summary list them."""
+        shown = []
+        for entry in standing.failing(use):
+            self.failures[case_name_of(entry)] = entry
+            shown.append(mark(entry, self.lang, self.root if self.provenance else None))
+        return " ".join(shown)
+
+    def render(self, markdown: str) -> str:
+        self.claims_used = {m["id"] for m in PLACEHOLDER.finditer(markdown)}
+        lines = []
+        fence = None
+        for line in markdown.split("\n"):
+            stripped = line.strip()
+            indent = line[: len(line) - len(line.lstrip())]
+            opening = FENCE.match(line)
+            if fence is None and opening and "{{" not in stripped:
+                fence = opening[1]
+            elif fence is not None and stripped.startswith(fence):
+                fence = None
+            if stripped == "{{ verification-table }}":
+                lines.append(verification_page(self.reports, self.lang, self.docs))
+                continue
+            if stripped == "{{ silent-failures }}":
+                lines.append(silent_table(self.reports, self.lang, self.docs, self.failures))
+                continue
+            if stripped == "{{ verified }}":
+                # the same words on every page, and the host and date of this build: out of
+                # the search index (Material's attribute), so that no ranking depends on them
+                lines.append(indent + self.verified_line())
+                if self.provenance:
+                    lines.append(indent + SEARCH_EXCLUDE)
+                continue
+            whole = PLACEHOLDER.fullmatch(stripped)
+            if whole and whole["field"] in BLOCK_FIELDS:
+                lines.extend(indent + ln for ln in self.block(whole).split("\n"))
+                continue
+            line = PLACEHOLDER.sub(self.inline, line)
+            leftover = ANY_BRACES.search(line)
+            if leftover and fence is None:
+                raise ReportError(f"{self.where}: unrecognised placeholder {leftover[0]!r}")
+            lines.append(line)
+        if self.failures and self.provenance:  # a page of the site; a notebook has its own banner
+            lines = self.with_banner(lines)
+        return "\n".join(lines)
+
+    def with_banner(self, lines: list[str]) -> list[str]:
+        """The page with a warning under its title: which results failed on this machine."""
+        env = next(iter(self.failures.values())).env
+        names = sorted(self.failures)
+        command = "python -m pytest snippets -k '" + " or ".join(names) + "'"
+        banner = [
+            f'!!! failure "{self.t["banner_title"]}"',
+            "",
+            "    "
+            + self.t["banner"].format(
+                env=env_text(env, self.lang), command=command, root=self.root
+            ),
+            "",
+            *[f"    - `{name}`" for name in names],
+            "",
+        ]
+        at = next((i + 1 for i, line in enumerate(lines) if line.startswith("# ")), 0)
+        return [*lines[:at], "", *banner, *lines[at:]]
+
+    def failed(self, entry: Entry, name: str, key: str | None, label: str) -> str:
+        """A value whose record did not pass on this machine: what was observed (or last
+        observed, for a stale record), what was expected, marked, and linked to the
+        verification report like any value."""
+        rec = entry.rec
+        self.failures[case_name_of(entry)] = entry
+        expected = code(fmt_value(rec.get("expected") or {}))
+        if entry.status == "skipped":
+            why = escape(skip_text(rec, self.lang))
+            shown = self.t["not_run_value"].format(why=why, expected=expected)
+        else:
+            observed = escape(self.t["nothing_observed"])
+            if rec.get("observed"):
+                try:
+                    observed = field_value(rec, name, key, self.lang, label)
+                except ReportError:  # the run ended before it observed this field
+                    pass
+            if entry.stale:
+                why = escape(stale_text(entry.stale, self.lang))
+                shown = self.t["stale_value"].format(why=why, observed=observed, expected=expected)
+            else:
+                shown = self.t["failed_value"].format(observed=observed, expected=expected)
+        if not self.provenance:
+            return shown
+        return self.link(f'<span class="claim-failed">{shown}</span>', entry, name)
+
+    def inline(self, match: re.Match) -> str:
+        label = f"{self.where}: {match[0]}"
+        name = match["field"]
+        if name in BLOCK_FIELDS:
+            raise ReportError(f"{self.where}: {match[0]} must stand alone on its line")
+        if name == "statement":
+            text = claim_by_id(self.reports, match["id"], label).statement[self.lang]
+            standing, act = self.standing(match, Use.STATEMENT)
+            return text if act is Action.SHOW else f"{text} {self.marks(standing, Use.STATEMENT)}"
+        if name == "releases":
+            standing, act = self.standing(match, Use.RELEASES)
+            text = releases_text(self.reports, match["id"], match["fw"], self.lang, label)
+            return text if act is Action.SHOW else f"{text} {self.marks(standing, Use.RELEASES)}"
+        if name == "status":
+            standing, act = self.standing(match, Use.STATUS)
+            if act is Action.MARK:
+                return self.marks(standing, Use.STATUS)
+            return status_text(standing.entries[0], self.lang)
+        if name not in VALUE_FIELDS:
+            raise ReportError(f"{label}: unknown field {name!r}")
+        standing, act = self.standing(match, Use.VALUE)
+        entry = standing.entries[0]
+        if act is Action.MARK:
+            return self.failed(entry, name, match["key"], label)
+        shown = field_value(entry.rec, name, match["key"], self.lang, label)
+        observed = None
+        if name == "value" and self.lang != "en":
+            raw = observed_value(entry.rec, match["key"])
+            worded = self.worded(entry.rec, raw, label)
+            if worded != raw:
+                observed = fmt_value(raw)
+                shown = escape(worded) if isinstance(worded, str) else code(fmt_value(worded))
+        if not self.provenance:
+            return shown
+        key = f"{name}.{match['key']}" if match["key"] else name
+        return self.link(shown, entry, key, observed)
+
+    def worded(self, rec: dict, raw, label: str):
+        """The observed value with every English phrase in it (an outcome such as "wrong
+        gradient, no error", alone or inside a list or a dict) in the page language's words,
+        from ``snippets/<article>/values.<lang>.toml``. Numbers, code and names stay as they
+        are; so do dict keys, which name cases."""
+        if isinstance(raw, list):
+            return [self.worded(rec, item, label) for item in raw]
+        if isinstance(raw, dict):
+            return {k: self.worded(rec, v, label) for k, v in raw.items()}
+        if isinstance(raw, bool):
+            return BOOLEANS.get(self.lang, {}).get(raw, raw)
+        if not isinstance(raw, str):
+            return raw
+        article = rec["id"].split(".", 1)[0]
+        table = value_words(self.reports.snippets / article, self.lang)
+        if raw in table:  # a phrase, or a single word the table words ("error")
+            return table[raw]
+        if not ENGLISH_PHRASE.search(raw):
+            return raw
+        if raw not in table:
+            path = f"snippets/{article}/values.{self.lang}.toml"
+            raise ReportError(
+                f"{label}: the observed value {raw!r} is English: add its {self.lang} wording to "
+                f'{path} ("{raw}" = "…"; the same text keeps it verbatim, as for a message)'
+            )
+        return table[raw]
+
+    def tooltip(self, entry: Entry) -> str:
+        rec = entry.rec
+        return self.t["tooltip"].format(
+            id=rec["id"],
+            framework=NAMES[self.lang][rec["framework"]],
+            device=self.t["dev"][rec["device"]],
+            env=env_text(entry.env, self.lang),
+        )
+
+    def link(self, shown: str, entry: Entry, key: str, observed=None) -> str:
+        """A value linked to its row of the verification report, with its provenance (and the
+        raw observed value, when the page shows it in its own words)."""
+        rec = entry.rec
+        tooltip = self.tooltip(entry)
+        if observed is not None:
+            tooltip += self.t["observed"].format(value=observed)
+        title = escape(tooltip).replace("&quot;", "'")
+        return (
+            f"[{shown}]({self.root}verification.md#{anchor(rec['id'], rec['framework'])})"
+            f'{{ .claim-value title="{title}" data-claim="{rec["id"]}" '
+            f'data-framework="{rec["framework"]}" data-device="{rec["device"]}" '
+            f'data-field="{key}" }}'
+        )
+
+    def block(self, match: re.Match) -> str:
+        standing, act = self.standing(match, Use.BLOCK)
+        entry = standing.entries[0]
+        name = match["field"]
+        if act is Action.MARK:
+            return self.failed_block(entry, name, f"{self.where}: {match[0]}")
+        if name == "conditions":
+            out = conditions_table(entry.rec, self.lang, f"{self.where}: {match[0]}")
+        else:
+            if name == "exception":
+                label = f"{self.where}: {match[0]}"
+                if match["key"]:
+                    raise ReportError(f"{label}: the exception field takes no key")
+                text = exception_text(entry.rec, label)
+                # a block that wraps its lines (claims.css): the message, ready to compare or search
+                opening = f'{{ .text .claim-message title="{self.t["message"]}" }}'
+            else:
+                text = output_text(entry.rec)
+                opening = f'{{ .text .claim-output title="{self.t["output"]}" }}'
+            fence = "````" if "```" in text else "```"
+            out = f"{fence} {opening}\n{text}\n{fence}"
+        if self.provenance:
+            rec = entry.rec
+            source = self.t["source"].format(
+                id=escape(rec["id"]),
+                framework=escape(NAMES[self.lang][rec["framework"]]),
+                device=escape(self.t["dev"][rec["device"]]),
+                # where and when it ran: left out of the search index, so that a section's
+                # rank does not depend on the machine that built the site
+                env=f'<span data-search-exclude="env">{escape(env_text(entry.env, self.lang))}</span>',
+            )
+            out += (
+                f"\n\n[{source}]({self.root}verification.md#{anchor(rec['id'], rec['framework'])})"
+                f'{{ .claim-source data-claim="{rec["id"]}" data-framework="{rec["framework"]}" '
+                f'data-device="{rec["device"]}" data-field="{name}" }}'
+            )
+        return out
+
+    def failed_block(self, entry: Entry, name: str, label: str) -> str:
+        """A block of a claim that failed on this machine: a failure note, then the block as
+        far as anything was observed."""
+        rec = entry.rec
+        self.failures[case_name_of(entry)] = entry
+        claim = claim_by_id(self.reports, rec["id"], label)
+        if entry.stale:
+            observed = stale_text(entry.stale, self.lang)
+        elif entry.status == "skipped":
+            observed = skip_text(rec, self.lang)
+        else:
+            observed = str(rec.get("reason") or "")
+        note = self.t["failed_block"].format(
+            statement=claim.statement[self.lang],
+            observed=escape(shorten(observed, 300)),
+            expected=code(fmt_value(rec.get("expected") or {})),
+        )
+        out = [f'!!! failure "✗ {rec["id"]}"', "", "    " + note, ""]
+        try:
+            if name == "conditions":
+                out.append(conditions_table(rec, self.lang, label))
+            elif (rec.get("observed") or {}).get("output") or (rec.get("observed") or {}).get(
+                "exception"
+            ):
+                text = output_text(rec)
+                fence = "````" if "```" in text else "```"
+                out.append(f'{fence}text title="{self.t["output"]}"\n{text}\n{fence}')
+        except ReportError:
+            pass  # nothing more was observed than the note says
+        return "\n".join(out)
+
+    def verified_line(self) -> str:
+        line = verified_line(self.reports, self.lang, self.claims_used or None)
+        return line.replace("](verification.md)", f"]({self.root}verification.md)")
+
+
+# Material's documented way to leave a block out of the search index (attr_list's block syntax)
+SEARCH_EXCLUDE = '{ data-search-exclude="verified" }'
+
+
+def verified_line(reports: Reports, lang: str, claim_ids: set | None = None) -> str:
+    """What the page was verified with: the live run, the releases its claims were also run
+    on (fresh records only), and whether its GPU cases ran."""
+    t = TEXT[lang]
+    ids = claim_ids or {c.id for c in reports.claims}
+    live = [e for e in reports.live.entries() if e.rec["id"] in ids and not e.stale]
+    if not live:
+        raise ReportError(f"no fresh result in {reports.live.path.name} for this page's claims")
+    cpu_env = next((e.env for e in live if e.rec["device"] == "cpu"), live[0].env)
+    versions = _join(
+        [
+            f"{NAMES[lang][fw]} {release((cpu_env.get('versions') or {}).get(fw))}"
+            for fw in FRAMEWORKS
+        ],
+        lang,
+    )
+    device = "CPU" + (" " if lang == "en" else "") + t["paren"].format(cpu_env.get("cpu"))
+    date = max((e.env.get("date") or "") for e in live)[:10]
+    ranges = []
+    for fw in FRAMEWORKS:
+        seen = [
+            e.env.get("version")
+            for r in reports.all
+            for e in r.entries()
+            if e.rec["id"] in ids
+            and e.rec["framework"] == fw
+            and e.rec["device"] == "cpu"
+            and not e.stale
+            and e.status != "failed"
+        ]
+        if len({release(v) for v in seen}) > 1:
+            ranges.append(f"{NAMES[lang][fw]} {span(seen)}")
+    releases = t["releases"].format(ranges=_join(ranges, lang)) if ranges else ""
+    gpu_runs = sorted(
+        {
+            f"{NAMES[lang][e.rec['framework']]} {release(e.env.get('version'))}"
+            + (" " if lang == "en" else "")
+            + t["paren"].format(e.env.get("gpu"))
+            for r in reports.all
+            for e in r.entries()
+            if e.rec["id"] in ids and e.rec["device"] == "gpu" and e.status == "passed"
+        }
+    )
+    gpu = _join(gpu_runs, lang) if gpu_runs else t["gpu_none"]
+    live_text = t["live"].format(versions=versions, device=device, date=date)
+    return "*" + spaced(t["verified"].format(live=live_text, releases=releases, gpu=gpu)) + "*"
+
+
+def render(
+    markdown: str,
+    lang: str,
+    where: str,
+    reports: Reports,
+    *,
+    provenance: bool = True,
+    docs: Path = ROOT / "docs",
+) -> str:
+    return Page(reports, lang, where, provenance, docs).render(markdown)
