@@ -45,6 +45,7 @@ VALUE_FIELDS = {
     "expected",
     "noise",
     "env",
+    "host",
 }
 TEXT_FIELDS = {"statement", "releases", "status"}
 DIRECTIVES = ("verified", "verification-table", "silent-failures")
@@ -338,6 +339,10 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
         if not settings:
             return TEXT[lang]["allocator_defaults"]
         return code(" ".join(f"{k}={v}" for k, v in settings.items()))
+    if field_name == "host":  # the machine a figure shown only was measured on
+        if not isinstance((rec.get("env") or {}).get("host"), dict):
+            raise ReportError(f"{label}: the record does not name the machine it ran on")
+        return escape(host_text(rec["env"], lang))
     if field_name == "repeat":
         if not isinstance(observed.get("repeat"), int):
             raise ReportError(f"{label}: no number of timed runs observed")
@@ -1047,7 +1052,7 @@ def summary(entry: Entry, lang: str) -> str:
     if kind == "error":
         exc = obs["exception"]
         shown = code(shorten(exc["type"] + ": " + exc["message"].strip().splitlines()[0], 140))
-    elif kind in ("value", "behaviour"):
+    elif kind in ("value", "behaviour", "measurement"):
         shown = code(shorten(fmt_value(obs.get("value")), 140))
     elif kind == "memory":
         got, theo = obs["bytes"], obs["theoretical_bytes"]
