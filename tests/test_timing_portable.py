@@ -78,6 +78,12 @@ def hogs() -> dict[int, set[int]]:
     return found
 
 
+def cpu_ticks(pid: int) -> int:
+    """The user and system CPU time a process has used, in clock ticks (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
 def test_the_busy_core_spins_on_another_core_while_it_lasts_and_then_ends():
     cores = sorted(os.sched_getaffinity(0))
     assert hogs() == {}
@@ -89,10 +95,9 @@ def test_the_busy_core_spins_on_another_core_while_it_lasts_and_then_ends():
             assert core == cores[-1] and running[pid] == {core}
         else:
             assert core is None
-        ticks = lambda: sum(map(int, Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11:13]))  # noqa: E731
-        first = ticks()
+        first = cpu_ticks(pid)
         time.sleep(0.3)
-        assert ticks() > first  # it uses CPU time: it spins
+        assert cpu_ticks(pid) > first  # it uses CPU time: it spins
     assert hogs() == {}
     with busy_core(False) as core:
         assert core is None and hogs() == {}
