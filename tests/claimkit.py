@@ -207,4 +207,7 @@ def observed_for(case) -> dict:
                 "repeat": 5,
             }
         )
+        for statistic in ("min", "median"):  # the judge needs both (runner.STATISTICS)
+            observed[f"ratio_{statistic}"] = observed["ratio"]
+            observed[f"noise_{statistic}"] = observed["noise"]
     return observed

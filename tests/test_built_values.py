@@ -96,6 +96,8 @@ def expected_text(rec: dict, field: str, lang: str) -> str | None:
         if not settings:
             return TEXT[lang]["allocator_defaults"]
         return " ".join(f"{k}={v}" for k, v in settings.items())
+    if name == "host":  # the machine a figure shown only was measured on: its processor first
+        return rec["env"]["host"]["cpu"]
     if name == "expected":  # what the test asserts: a ratio bound, a tolerance in bytes, ...
         value = rec["expected"][key]
         if key.startswith("ratio_"):

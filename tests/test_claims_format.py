@@ -7,7 +7,15 @@ import pytest
 from claimkit import CLAIMS, VERSIONS, make_snippets
 
 from verified import claims as claims_module
-from verified.claims import Claim, ClaimError, all_cases, discover, input_files, load_claims
+from verified.claims import (
+    Claim,
+    ClaimError,
+    all_cases,
+    clock_reads,
+    discover,
+    input_files,
+    load_claims,
+)
 from verified.versions import check_range, in_range, release
 
 
@@ -226,7 +234,7 @@ RE_OPEN = "missing ), unterminated subpattern at position 0"
 BAD = [
     (
         ('kind = "value"', 'kind = "guess"'),
-        "claim 'fixture.grad'.kind: unknown kind 'guess' (expected one of ('error', 'value', 'behaviour', 'memory', 'timing'))",
+        "claim 'fixture.grad'.kind: unknown kind 'guess' (expected one of ('error', 'value', 'behaviour', 'memory', 'timing', 'measurement'))",
     ),
     (
         ('id = "fixture.grad"', 'id = "other.grad"'),
@@ -523,3 +531,150 @@ def test_inputs_hash_covers_names_kind_and_unrunnable(snippets):
     changed = type(leaf)(leaf.claim, "paddle", "cpu", leaf.spec, "1.5.0", override)
     assert changed.inputs_hash() != leaf.inputs_hash()
     assert changed.source_hash() != leaf.source_hash()
+
+
+# -- clocks: a verdict from elapsed time only through the timing mechanism (issue 25) ---------
+
+CLOCKS = [
+    ("import time\nstart = time.perf_counter()\n", "line 2: perf_counter"),
+    ("import time\nstart = time.perf_counter_ns()\n", "line 2: perf_counter_ns"),
+    ("import time\nstart = time.time()\n", "line 2: time.time"),
+    ("from time import sleep, time\nstart = time()\n", "line 1: time.time"),
+    ("import time\nstart = time.monotonic()\n", "line 2: monotonic"),
+    ("import time\ncpu = time.process_time()\n", "line 2: process_time"),
+    ("import timeit\n", "line 1: timeit"),
+    ("import resource\nu = resource.getrusage(0).ru_utime\n", "line 2: ru_utime"),
+    ("import resource\ns = resource.getrusage(0).ru_stime\n", "line 2: ru_stime"),
+]
+
+
+@pytest.mark.parametrize(("code", "read"), CLOCKS, ids=[c[1].split(": ")[1] for c in CLOCKS])
+def test_a_claim_that_asserts_what_a_clock_measured_is_refused(tmp_path, code, read):
+    """A value claim whose snippet reads a clock: refused, naming the claims file, the claim
+    and the snippet, with the line that reads it."""
+    snippets = make_snippets(tmp_path)
+    (snippets / "fixture" / "grad_paddle.py").write_text(code + "w = 1\n", encoding="utf-8")
+    path = snippets / "fixture" / "claims.toml"
+    with pytest.raises(ClaimError) as excinfo:
+        load_claims(path)
+    assert str(excinfo.value) == (
+        f"{path}: claim 'fixture.grad'.snippet: snippet fixture/grad_paddle.py reads a clock "
+        f"({read}), and a 'value' claim asserts what its snippet computed: a verdict from "
+        "elapsed time must be a 'timing' claim (same-run control, every condition), and "
+        "figures that are only shown a 'measurement' claim"
+    )
+
+
+def test_a_clock_in_a_file_the_snippet_runs_is_refused_too(tmp_path):
+    """The behaviour claim fixture.launch runs work_*.py, which imports helper.py."""
+    snippets = make_snippets(tmp_path)
+    (snippets / "fixture" / "helper.py").write_text(
+        "import time\nVALUE = time.monotonic()\n", encoding="utf-8"
+    )
+    with pytest.raises(ClaimError) as excinfo:
+        load_claims(snippets / "fixture" / "claims.toml")
+    message = str(excinfo.value)
+    assert "claim 'fixture.launch'.snippet: snippet fixture/helper.py reads a clock" in message
+    assert "(line 2: monotonic), and a 'behaviour' claim" in message
+
+
+def test_only_code_counts_as_reading_a_clock(tmp_path):
+    """Comments, strings and page-fault counts are not clocks; a timing claim and a
+    measurement may read one."""
+    harmless = tmp_path / "harmless.py"
+    harmless.write_text(
+        '"""Not timed with time.perf_counter()."""\nimport resource  # no timeit here\n'
+        "faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\ntime = 3\n",
+        encoding="utf-8",
+    )
+    assert clock_reads(harmless) == []
+    timed = 'snippet = "sweep"\ndevices = ["cpu"]\nbaseline'  # fixture.speed times the sweep
+    text = CLAIMS.replace('snippet = "chain"\ndevices = ["cpu"]\nbaseline', timed) + MEASUREMENT
+    snippets = make_snippets(tmp_path, text)
+    for fw in ("paddle", "torch"):
+        (snippets / "fixture" / f"sweep_{fw}.py").write_text(
+            "import time\nstart = time.perf_counter()\n", encoding="utf-8"
+        )
+    loaded = {c.id: c for c in load_claims(snippets / "fixture" / "claims.toml")}
+    assert loaded["fixture.speed"].kind == "timing"
+    assert loaded["fixture.sweep"].kind == "measurement"
+
+
+def test_every_clock_the_site_reads_is_in_a_timing_claim_or_a_measurement():
+    """The site's own claims: the snippets that read a clock are the size sweeps, and only
+    measurements run them."""
+    clocked = {}
+    for claim in discover():
+        for case in claim.cases():
+            reads = [f.name for f in case.files() if f.suffix == ".py" and clock_reads(f)]
+            if reads:
+                clocked[claim.id] = claim.kind
+    assert clocked == {
+        "inplace.speed-sizes": "measurement",
+        "inplace.speed-sizes-reused": "measurement",
+    }
+
+
+# -- figures shown only -----------------------------------------------------------------------
+
+MEASUREMENT = """
+[[claim]]
+id = "fixture.sweep"
+kind = "measurement"
+snippet = "sweep"
+devices = ["cpu"]
+statement = {en = "Measured here.", zh = "本机实测。"}
+observe = "{'start': start}"
+expect.torch = {}
+expect.paddle = {}
+"""
+
+
+def test_a_measurement_observes_and_asserts_nothing(tmp_path):
+    """Kind "measurement": an ``observe`` expression and no expectation; ``facts``, a value or
+    a tolerance are refused (they would assert), and ``observe`` is required."""
+    (tmp_path / "snippets" / "fixture").mkdir(parents=True)
+    for fw in ("paddle", "torch"):
+        (tmp_path / "snippets" / "fixture" / f"sweep_{fw}.py").write_text("start = 1\n")
+    path = make_snippets(tmp_path, CLAIMS + MEASUREMENT) / "fixture" / "claims.toml"
+    sweep = {c.id: c for c in load_claims(path)}["fixture.sweep"]
+    case = sweep.case("torch", "cpu", "2.13.0")
+    assert case.expected() == {} and case.spec["observe"] == "{'start': start}"
+    assert case.isolated is False
+    for key, value in (("facts", "{start = 1}"), ("value", "1"), ("tol", "0.1")):
+        table = f"expect.torch = {{{key} = {value}}}"
+        text = CLAIMS + MEASUREMENT.replace("expect.torch = {}", table)
+        make_snippets(tmp_path, text)
+        with pytest.raises(ClaimError) as excinfo:
+            load_claims(path)
+        assert str(excinfo.value).endswith(f"claim 'fixture.sweep'.expect.torch.{key}: unknown key")
+    make_snippets(tmp_path, CLAIMS + MEASUREMENT.replace("observe = \"{'start': start}\"\n", ""))
+    with pytest.raises(ClaimError) as excinfo:
+        load_claims(path)
+    assert str(excinfo.value).endswith(
+        "claim 'fixture.sweep'.expect.paddle.observe: required for kind 'measurement'"
+    )
+
+
+def test_a_timing_shown_only_takes_no_bound(tmp_path):
+    """``verdict = "shown"``: timed and shown, with no margin or noise limit to give."""
+    shown = CLAIMS.replace(
+        'expect.paddle = {verdict = "similar", margin = 1.25, max_noise = 1.2}',
+        'expect.paddle = {verdict = "shown"}',
+    )
+    path = make_snippets(tmp_path, shown) / "fixture" / "claims.toml"
+    speed = {c.id: c for c in load_claims(path)}["fixture.speed"]
+    assert speed.case("paddle", "cpu", "3.3.1").expected() == {
+        "baseline": "chain(x)",
+        "candidate": "chain_(x)",
+        "repeat": 5,
+        "verdict": "shown",
+    }
+    for key in ("margin = 1.25", "max_noise = 1.2"):
+        make_snippets(tmp_path, shown.replace('verdict = "shown"', f'verdict = "shown", {key}'))
+        with pytest.raises(ClaimError) as excinfo:
+            load_claims(path)
+        assert str(excinfo.value).endswith(
+            f"claim 'fixture.speed'.expect.paddle.{key.split()[0]}: a timing shown only "
+            "asserts nothing: no bound to give"
+        )

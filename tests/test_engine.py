@@ -7,6 +7,7 @@ without frameworks: test_claims_format.py, test_judge.py, test_report.py, test_r
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -271,11 +272,25 @@ def test_timing_claim_reports_medians_its_control_and_can_fail(runner, cases):
     assert observed["ratio"] == observed["median_baseline_s"] / observed["median_candidate_s"]
     control = observed["median_baseline_s"] / observed["median_control_s"]
     assert observed["control_ratio"] == control and observed["noise"] == max(control, 1 / control)
-    # every condition was measured, each in a process of its own with no allocator setting
+    for statistic, which in (("median", "median"), ("min", "min")):  # both, for the judge
+        base, cand, again = (observed[f"{which}_{side}_s"] for side in ("baseline", "candidate",
+                             "control"))  # fmt: skip
+        assert observed[f"ratio_{statistic}"] == base / cand
+        assert observed[f"noise_{statistic}"] == max(base / again, again / base)
+    # every condition was measured, each in a process of its own with no allocator setting,
+    # transparent huge pages off; the busy core spun by another process, the pinned one on
+    # a single core
     conditions = observed["conditions"]
     assert list(conditions) == list(TIMING_CONDITIONS)
     assert all(c["allocator"] == {} and c["attempts"] >= 1 for c in conditions.values())
+    assert all(c["thp"]["disabled_for_worker"] for c in conditions.values()), conditions
+    assert all({"ratio_min", "ratio_median", "noise_min", "noise_median"} <= set(c)
+               for c in conditions.values())  # fmt: skip
     assert conditions["perturbed"]["history"] == "perturbed"
+    cores = sorted(os.sched_getaffinity(0))
+    assert conditions["busy core"]["busy_core"] == (cores[-1] if len(cores) > 1 else None)
+    assert conditions["pinned to one core"]["cpus"] == cores[:1]
+    assert all("cpus" not in c for n, c in conditions.items() if n != "pinned to one core")
     # identical code on both sides: "similar" holds, and "faster" fails
     assert judge(case, observed) == ("passed", None), conditions
     assert judge(with_expect(case, verdict="faster", margin=1.1), observed)[0] == "failed"
@@ -369,7 +384,7 @@ def site_timing_claims() -> dict[str, list]:
     """The site's own CPU timing cases, per verdict."""
     from verified.claims import all_cases
 
-    found: dict[str, list] = {"faster": [], "similar": []}
+    found: dict[str, list] = {"faster": [], "similar": [], "shown": []}
     for (_, _, dev), case in all_cases().items():
         if case.claim.kind == "timing" and dev == "cpu":
             found[case.spec["verdict"]].append(case)
@@ -387,15 +402,17 @@ def timed_as(fixture, case):
 def test_the_sites_speed_claims_fail_on_the_wrong_code(runner, cases, framework):
     """Identical code on both sides, timed as each of the site's "faster" claims is (as many
     alternating runs, the same statistic, margin and noise limit), fails it; a tenfold
-    difference (20 ms against 2 ms sleeps) fails each of its "similar" claims."""
+    difference (20 ms against 2 ms sleeps) would fail each "similar" claim: since issue 25 the
+    site asserts none (a ratio near 1 depends on the processor's caches; those are shown)."""
     claims = {
         v: [c for c in cs if c.framework == framework] for v, cs in site_timing_claims().items()
     }
-    assert claims["faster"] and claims["similar"], claims
+    assert claims["faster"] and claims["shown"] and not claims["similar"], claims
     for verdict, fixture in (("faster", "fixture.speed"), ("similar", "fixture.direction")):
         for case in claims[verdict]:
             wrong = timed_as(cases[(fixture, framework)], case)
-            observed = runner.observe(wrong, conditions={"clean": ({}, None)})  # one is enough
+            one = {"clean": ({}, None, False)}  # one condition is enough
+            observed = runner.observe(wrong, conditions=one)
             status, reason = judge(wrong, observed)
             assert status == "failed", f"{case.name} passed on {fixture}: {observed['ratio']:.3f}"
             assert "too noisy" not in reason, reason

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import io
 import re
+import tokenize
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -30,7 +32,7 @@ FRAMEWORKS = ("paddle", "torch")
 FRAMEWORK_NAMES = {"paddle": "PaddlePaddle", "torch": "PyTorch"}  # the tab titles
 LANGS = ("en", "zh")  # page languages; every statement has one text per language
 DEVICES = ("cpu", "gpu")
-KINDS = ("error", "value", "behaviour", "memory", "timing")
+KINDS = ("error", "value", "behaviour", "memory", "timing", "measurement")
 ISOLATED_KINDS = ("memory", "timing")
 ID_RE = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
 ANCHOR_RE = re.compile(r"^[\w-]+$")
@@ -47,6 +49,7 @@ KIND_KEYS = {
     "behaviour": {"facts"},
     "memory": {"region", "regions", "theoretical", "bytes", "tol_bytes", "tol_theoretical"},
     "timing": {"baseline", "candidate", "repeat", "statistic", "verdict", "margin", "max_noise"},
+    "measurement": set(),
 }
 REQUIRED = {
     "error": ("type", "match"),
@@ -54,8 +57,22 @@ REQUIRED = {
     "behaviour": ("observe", "facts"),
     "memory": ("theoretical", "bytes"),
     "timing": ("baseline", "candidate", "verdict"),
+    "measurement": ("observe",),
 }
-TIMING_VERDICTS = ("faster", "similar")
+# "shown": the pair is timed once, as declared, and its figures are shown with the host they
+# were measured on; nothing about their direction is asserted (see snippets/README.md).
+TIMING_VERDICTS = ("faster", "similar", "shown")
+# Kinds whose figures may come from a clock: timing claims (judged against their same-run
+# control, in every condition of verified.runner.TIMING_CONDITIONS) and measurements (shown,
+# never asserted). Any other kind asserts what its snippet computed, so its snippet (and every
+# file it runs or reads) must not read a clock: a verdict from elapsed time outside the timing
+# mechanism fails on the next machine (issue 25).
+CLOCK_KINDS = ("timing", "measurement")
+CLOCK_NAMES = {
+    "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "process_time",
+    "process_time_ns", "thread_time", "thread_time_ns", "time_ns", "clock_gettime",
+    "clock_gettime_ns", "timeit", "ru_utime", "ru_stime", "getitimer",
+}  # fmt: skip
 # Environment variables that set the C allocator's parameters (glibc reads them when the
 # process starts): a case that declares ``env`` runs with exactly its own, and none inherited.
 ALLOCATOR_VARIABLES = re.compile(r"^(MALLOC_[A-Z_]+_?|GLIBC_TUNABLES)$")
@@ -93,6 +110,30 @@ def _digest(*parts: bytes) -> str:
 def engine_hash(folder: Path = ENGINE) -> str:
     """Hash of the engine code that runs and judges claims (``ENGINE_FILES`` in ``folder``)."""
     return _digest(*(name.encode() + b"\0" + (folder / name).read_bytes() for name in ENGINE_FILES))
+
+
+def clock_reads(path: Path) -> list[str]:
+    """The clocks a Python file reads, as ``line N: name``, from its code only (comments and
+    strings are not code): a name of ``CLOCK_NAMES``, ``time.time``, and ``time`` imported
+    from the module ``time``."""
+    found: list[str] = []
+    text = path.read_text(encoding="utf-8")
+    words: list[str] = []  # the names and operators of the statement so far
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.NEWLINE:
+            words = []
+            continue
+        if token.type not in (tokenize.NAME, tokenize.OP):
+            continue
+        name = token.string
+        if (
+            name in CLOCK_NAMES
+            or (name == "time" and words[-2:] == ["time", "."])
+            or (name == "time" and words[:3] == ["from", "time", "import"] and len(words) > 3)
+        ):
+            found.append(f"line {token.start[0]}: {'time.time' if name == 'time' else name}")
+        words.append(name)
+    return found
 
 
 def input_files(snippet: Path, declared: tuple[Path, ...] = ()) -> list[Path]:
@@ -403,6 +444,8 @@ def _validate_case(path: Path, where: str, case: Case) -> None:
     for key in REQUIRED[kind]:
         if key not in spec:
             raise ClaimError(path, f"{where}.{key}", f"required for kind {kind!r}")
+    if kind not in CLOCK_KINDS:
+        _refuse_clocks(path, where, case)
     if kind == "memory" and ("region" in spec) == ("regions" in spec):
         raise ClaimError(path, f"{where}.region", "give exactly one of 'region' or 'regions'")
     if kind == "memory" and "regions" in spec:
@@ -424,6 +467,11 @@ def _validate_case(path: Path, where: str, case: Case) -> None:
     if kind == "timing":
         if spec["verdict"] not in TIMING_VERDICTS:
             raise ClaimError(path, f"{where}.verdict", f"must be one of {TIMING_VERDICTS}")
+        for key in ("margin", "max_noise"):
+            if spec["verdict"] == "shown" and key in spec:
+                raise ClaimError(
+                    path, f"{where}.{key}", "a timing shown only asserts nothing: no bound to give"
+                )
         for key, low in (("margin", 1.0), ("max_noise", 1.0)):
             value = spec.get(key, 1.5)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= low:
@@ -445,6 +493,29 @@ def _validate_case(path: Path, where: str, case: Case) -> None:
                 raise ClaimError(
                     path, f"{where}.{key}", f"not a Python expression: {exc.msg}"
                 ) from None
+
+
+def _refuse_clocks(path: Path, where: str, case: Case) -> None:
+    """A claim of a kind that asserts what its snippet computed must not rest on a clock."""
+    claim_where = where.split(".expect.")[0]
+    base = case.claim.path.parent.parent
+    for file in case.files():
+        if file.suffix != ".py":
+            continue
+        try:
+            reads = clock_reads(file)
+        except (SyntaxError, tokenize.TokenError) as exc:
+            raise ClaimError(path, f"{claim_where}.snippet", f"{file.name}: {exc}") from None
+        if reads:
+            shown = file.relative_to(base).as_posix()
+            raise ClaimError(
+                path,
+                f"{claim_where}.snippet",
+                f"snippet {shown} reads a clock ({', '.join(reads[:3])}), and a "
+                f"{case.claim.kind!r} claim asserts what its snippet computed: a verdict from "
+                "elapsed time must be a 'timing' claim (same-run control, every condition), "
+                "and figures that are only shown a 'measurement' claim",
+            )
 
 
 _DISCOVERED: dict[tuple, list[Claim]] = {}

@@ -87,6 +87,8 @@ def record(
     engine = context.engine_hash if context else None
     if observed and isinstance(observed.get("allocator"), dict):
         env = {**env, "allocator": observed["allocator"]}  # the case's own process
+    if observed and isinstance(observed.get("thp"), dict):
+        env = {**env, "thp": observed["thp"]}  # the system's huge-page mode, the process's own
     rec = {
         "id": case.claim.id,
         "kind": case.claim.kind,

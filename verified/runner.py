@@ -27,9 +27,12 @@ WORKER_MODULE = "verified.worker"
 
 # A timing case is measured in each of these conditions, and passes only if it passes in all:
 # its own process as declared; the same after a history that moves glibc's dynamic mmap
-# threshold (16 MiB and 40 MiB tensors allocated and freed first); and started from a shell
+# threshold (16 MiB and 40 MiB tensors allocated and freed first); started from a shell
 # that sets the allocator one way or the other (the case's own ``env`` wins: the variables do
-# not reach its process, which the record shows).
+# not reach its process, which the record shows); with a CPU-bound process busy on another
+# core all the while ("busy"); and with the worker pinned to a single core (history
+# "pinned": the fresh process pins itself before the snippet runs). Each value: the shell's
+# variables, the history the worker runs first, and whether another core is kept busy.
 SHELLS = {
     "MALLOC_MMAP_THRESHOLD_=131072": {"MALLOC_MMAP_THRESHOLD_": "131072"},
     "MALLOC_MMAP_THRESHOLD_=67108864 MALLOC_TRIM_THRESHOLD_=134217728": {
@@ -37,12 +40,36 @@ SHELLS = {
         "MALLOC_TRIM_THRESHOLD_": "134217728",
     },
 }
-TIMING_CONDITIONS: dict[str, tuple[dict[str, str], str | None]] = {
-    "clean": ({}, None),
-    "perturbed": ({}, "perturbed"),
-    **{f"shell {name}": (variables, None) for name, variables in SHELLS.items()},
+Condition = tuple[dict[str, str], str | None, bool]
+TIMING_CONDITIONS: dict[str, Condition] = {
+    "clean": ({}, None, False),
+    "perturbed": ({}, "perturbed", False),
+    **{f"shell {name}": (variables, None, False) for name, variables in SHELLS.items()},
+    "busy core": ({}, None, True),
+    "pinned to one core": ({}, "pinned", False),
 }
 NOISY_ATTEMPTS = 3  # a condition whose control was too noisy to judge is measured again
+HOG = "while 1: pass"  # the CPU-bound process of the "busy core" condition
+
+
+@contextlib.contextmanager
+def busy_core(busy: bool = True):
+    """While the block runs, a CPU-bound process spins on the last core this process may use
+    (where there are two or more; on one core it shares that core), then is killed. Yields the
+    core it is pinned to, or None."""
+    if not busy:
+        yield None
+        return
+    cores = sorted(os.sched_getaffinity(0))
+    core = cores[-1] if len(cores) > 1 else None
+    hog = subprocess.Popen([sys.executable, "-c", HOG], stdin=subprocess.DEVNULL)
+    try:
+        if core is not None:
+            os.sched_setaffinity(hog.pid, {core})
+        yield core
+    finally:
+        hog.kill()
+        hog.wait()
 
 
 def worker_env(inherited: dict[str, str], allocator: dict[str, str] | None) -> dict[str, str]:
@@ -228,7 +255,7 @@ class Runner:
         self,
         case: Case,
         history: str | None = None,
-        conditions: dict[str, tuple[dict[str, str], str | None]] | None = None,
+        conditions: dict[str, Condition] | None = None,
     ) -> dict:
         """Run the case and return what it observed (never raises for snippet failures).
 
@@ -236,23 +263,31 @@ class Runner:
         claims, claims that declare ``env`` and ``mode = "script"`` (in the snippet's folder)
         get a fresh process: forked on the CPU from a template that has only imported the
         framework, started anew on a GPU (CUDA does not survive a fork). Every mode runs in a
-        process that set the case's device. A timing case is measured in every one of
-        ``conditions`` (default ``TIMING_CONDITIONS``; ``observed["conditions"]``); the rest of
-        what it observed is the first condition's. ``history`` runs one case once, after it.
+        process that set the case's device. A timing case with a verdict is measured in every
+        one of ``conditions`` (default ``TIMING_CONDITIONS``; ``observed["conditions"]``); the
+        rest of what it observed is the first condition's; a timing case that is shown only
+        (``verdict = "shown"``) is measured once, as declared. ``history`` runs one case once,
+        after it.
         """
         if case.claim.kind != "timing" or history is not None:
             return self._observe(case, self.base_env(), history)
+        if case.spec.get("verdict") == "shown":
+            conditions = {"clean": TIMING_CONDITIONS["clean"]}
         started = time.perf_counter()
         measured: dict[str, dict] = {}
         clean: dict = {}
-        for name, (shell, condition_history) in (conditions or TIMING_CONDITIONS).items():
+        for name, (shell, condition_history, busy) in (conditions or TIMING_CONDITIONS).items():
             attempts = 0
             while True:
                 attempts += 1
-                observed = self._observe(case, {**self.base_env(), **shell}, condition_history)
+                with busy_core(busy) as core:
+                    observed = self._observe(case, {**self.base_env(), **shell}, condition_history)
                 if attempts == NOISY_ATTEMPTS or not too_noisy(case.spec, observed):
                     break
-            measured[name] = condition_summary(observed, attempts, shell, condition_history)
+            summary = condition_summary(observed, attempts, shell, condition_history)
+            if busy:
+                summary["busy_core"] = core
+            measured[name] = summary
             clean = clean or observed
         clean["conditions"] = measured
         clean["duration_s"] = round(time.perf_counter() - started, 3)
@@ -303,6 +338,8 @@ TIMING_SUMMARY = (
     "ratio",
     "control_ratio",
     "noise",
+    "statistic",
+    *(f"{figure}_{s}" for s in ("min", "median") for figure in ("ratio", "control_ratio", "noise")),
     "min_baseline_s",
     "min_candidate_s",
     "min_control_s",
@@ -310,14 +347,16 @@ TIMING_SUMMARY = (
     "median_candidate_s",
     "median_control_s",
     "allocator",
+    "thp",
+    "cpus",
 )
 
 
 def condition_summary(
     observed: dict, attempts: int, shell: dict[str, str], history: str | None
 ) -> dict:
-    """What one timing condition observed: its figures, the allocator settings its process
-    really ran with, and any failure."""
+    """What one timing condition observed: its figures for both statistics, the allocator
+    settings its process really ran with, the cores it was pinned to, and any failure."""
     summary = {key: observed[key] for key in TIMING_SUMMARY if key in observed}
     summary.update({"attempts": attempts, "shell": shell, "history": history})
     if "harness_error" in observed:
@@ -328,8 +367,13 @@ def condition_summary(
 
 
 def too_noisy(spec: dict, observed: dict) -> bool:
-    noise = observed.get("noise")
-    return isinstance(noise, (int, float)) and noise > float(spec.get("max_noise", MAX_NOISE))
+    """True if the control of either statistic is further from 1 than ``max_noise`` (never
+    for a timing shown only: nothing is judged from it)."""
+    if spec.get("verdict") == "shown":
+        return False
+    limit = float(spec.get("max_noise", MAX_NOISE))
+    noises = [observed.get(f"noise_{s}") for s in STATISTICS]
+    return any(isinstance(noise, (int, float)) and noise > limit for noise in noises)
 
 
 # -- judging ---------------------------------------------------------------------------------
@@ -425,6 +469,8 @@ def judge(case: Case, observed: dict) -> tuple[str, str | None]:
         problem = close_enough(spec["value"], observed.get("value"), float(spec.get("tol", 1e-6)))
     elif kind == "behaviour":
         problem = facts_problem(spec["facts"], observed.get("value"))
+    elif kind == "measurement":  # shown, never asserted: it passes if it ran and was observed
+        problem = None if "value" in observed else "nothing observed"
     elif kind == "memory":
         problem = _bytes_problem(
             spec["bytes"], observed.get("bytes"), int(spec.get("tol_bytes", 0))
@@ -449,36 +495,54 @@ def judge(case: Case, observed: dict) -> tuple[str, str | None]:
 
 MARGIN = 1.15  # default: how far beyond its own control a ratio must (faster) or may (similar) go
 MAX_NOISE = 1.20  # default: a control further from 1 than this is too noisy to judge
+# A verdict must hold on both statistics, each against its own control. Why both: load that
+# lands on one side of the comparison moves each statistic differently. The minimum ignores
+# load that only adds time to some runs, but one lucky run of one side (a run that found the
+# caches warm, or the other core idle) moves it, and the control cannot see that; the median
+# ignores single runs, but load that lasts through a third of the runs moves it. A verdict
+# that load flipped must therefore fool both at once, each bounded by its own same-run
+# control (the baseline timed twice, alternating), and a run where load hit the sides
+# unevenly shows up as a control far from 1 in one of them: too noisy to judge, measured
+# again, never judged the other way.
+STATISTICS = ("min", "median")
 
 
 def timing_problem(spec: dict, measured: dict) -> str | None:
     """None if one condition's measurement bears out the claim, else why not. The bound is
-    the same run's control, not a figure found on some machine: ``faster`` needs the ratio
-    above ``noise × margin`` (noise: how far identical code on both sides was from 1);
-    ``similar`` needs it within a factor ``noise × margin`` of 1, either way."""
+    the same run's control, not a figure found on some machine, and both statistics must bear
+    it out (``STATISTICS``): ``faster`` needs each ratio above that statistic's ``noise ×
+    margin`` (noise: how far identical code on both sides was from 1); ``similar`` needs each
+    within a factor ``noise × margin`` of 1, either way; ``shown`` asserts nothing about the
+    figures (only that they were measured)."""
     if "harness_error" in measured:
         return measured["harness_error"]
     if "exception" in measured:
         exc = measured["exception"]
         return f"snippet raised {exc['type']}: {exc['message'][:300]}"
-    ratio, noise = measured.get("ratio"), measured.get("noise")
-    if not isinstance(ratio, (int, float)) or not isinstance(noise, (int, float)):
-        return f"no ratio and control observed: {ratio!r}, {noise!r}"
+    if spec["verdict"] == "shown":
+        return None
     margin = float(spec.get("margin", MARGIN))
     max_noise = float(spec.get("max_noise", MAX_NOISE))
-    if noise > max_noise:
-        return (
-            f"too noisy to judge: identical code on both sides differed {noise:.3f}× "
-            f"(at most {max_noise:g}× allowed)"
-        )
-    bound = noise * margin
-    if spec["verdict"] == "faster" and ratio < bound:
-        return f"ratio {ratio:.3f} not above control {noise:.3f} × margin {margin:g} = {bound:.3f}"
-    if spec["verdict"] == "similar" and max(ratio, 1 / ratio) > bound:
-        return (
-            f"ratio {ratio:.3f} further from 1 than control {noise:.3f} × margin {margin:g} "
-            f"= {bound:.3f}"
-        )
+    for statistic in STATISTICS:
+        ratio, noise = measured.get(f"ratio_{statistic}"), measured.get(f"noise_{statistic}")
+        if not isinstance(ratio, (int, float)) or not isinstance(noise, (int, float)):
+            return f"{statistic}: no ratio and control observed: {ratio!r}, {noise!r}"
+        if noise > max_noise:
+            return (
+                f"{statistic}: too noisy to judge: identical code on both sides differed "
+                f"{noise:.3f}× (at most {max_noise:g}× allowed)"
+            )
+        bound = noise * margin
+        if spec["verdict"] == "faster" and ratio < bound:
+            return (
+                f"{statistic}: ratio {ratio:.3f} not above control {noise:.3f} × margin "
+                f"{margin:g} = {bound:.3f}"
+            )
+        if spec["verdict"] == "similar" and max(ratio, 1 / ratio) > bound:
+            return (
+                f"{statistic}: ratio {ratio:.3f} further from 1 than control {noise:.3f} × "
+                f"margin {margin:g} = {bound:.3f}"
+            )
     return None
 
 

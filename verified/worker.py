@@ -33,6 +33,18 @@ FRAMEWORK = sys.argv[1] if __name__ == "__main__" else None
 DEVICE = sys.argv[2] if __name__ == "__main__" else None
 FORK = __name__ == "__main__" and sys.argv[3:] == ["--fork"]
 
+# Transparent huge pages: where the kernel backs memory with 2 MiB pages (mode "always", or
+# "madvise" with a C library that asks for them: glibc 2.35+ with
+# GLIBC_TUNABLES=glibc.malloc.hugetlb=1), a new 256 MiB result costs about 1,280 page faults
+# instead of 131,074 (measured on this project's machine, glibc 2.36, mode "madvise"), and the
+# page-fault and speed claims would describe the kernel's setting instead of the allocator.
+# The worker turns them off for itself (prctl PR_SET_THP_DISABLE, inherited by forked
+# children) before it imports a framework. ``AUTOGRAD_ALLOW_THP=1`` skips that: only the
+# engine's tests set it, to show that this setting, not the machine's mode, decides.
+PR_SET_THP_DISABLE, PR_GET_THP_DISABLE = 41, 42
+ALLOW_THP = "AUTOGRAD_ALLOW_THP"
+THP_MODE = Path("/sys/kernel/mm/transparent_hugepage/enabled")
+
 
 def plain(obj):
     """Tensors, arrays, tuples and numpy scalars to JSON-friendly Python values."""
@@ -62,10 +74,48 @@ def allocator_settings() -> dict[str, str]:
     }
 
 
+def thp_mode(path: Path = THP_MODE) -> str | None:
+    """The system's transparent-huge-page mode: the bracketed word of ``path`` ("always",
+    "madvise" or "never"), or None where the kernel has no such file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    for word in text.split():
+        if word.startswith("[") and word.endswith("]"):
+            return word[1:-1]
+    return None
+
+
+def prctl(option: int, arg: int = 0) -> int | None:
+    """``prctl(option, arg, 0, 0, 0)`` through the C library, or None where there is none."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+    return libc.prctl(option, arg, 0, 0, 0)
+
+
+def disable_thp() -> None:
+    """Turn transparent huge pages off for this process and the children it forks, unless
+    ``AUTOGRAD_ALLOW_THP=1``."""
+    if os.environ.get(ALLOW_THP) != "1":
+        prctl(PR_SET_THP_DISABLE, 1)
+
+
+def huge_pages() -> dict:
+    """What decides whether this process gets huge pages: the system's mode, and whether this
+    process has them turned off (PR_GET_THP_DISABLE)."""
+    return {"system": thp_mode(), "disabled_for_worker": prctl(PR_GET_THP_DISABLE) == 1}
+
+
 def setup(framework: str, device: str) -> dict:
     """Import the framework, select the device, and describe the environment."""
     info: dict = {"python": platform.python_version(), "framework": framework, "device": device}
     info["allocator"] = allocator_settings()
+    info["thp"] = huge_pages()
     if framework == "torch":
         import torch
 
@@ -342,10 +392,12 @@ def time_pair(
 ) -> dict:
     """Alternating runs of the baseline, the candidate and the baseline again (the control:
     identical code), three unmeasured rounds first; the order of the two baseline runs swaps
-    every round. ``ratio`` is baseline / candidate of the chosen ``statistic`` ("median", or
-    "min": the fastest runs, what the machine can do when nothing interrupts it);
-    ``control_ratio`` is baseline / baseline of the same statistic, and ``noise`` how far it
-    is from 1 (at least 1): what identical code on both sides differed by in this run."""
+    every round. For both statistics, the minimum (the fastest runs: what the machine can do
+    when nothing interrupts it) and the median: ``ratio_<s>`` is baseline / candidate,
+    ``control_ratio_<s>`` baseline / baseline, and ``noise_<s>`` how far that is from 1 (at
+    least 1): what identical code on both sides differed by in this run. ``ratio``,
+    ``control_ratio`` and ``noise`` repeat the declared ``statistic``'s figures (the ones
+    pages show); the judge needs both (verified.runner.timing_problem)."""
 
     def sync():
         if device != "gpu":
@@ -378,18 +430,24 @@ def time_pair(
         last.append(once(baseline))
     mb, mc, mk = (statistics.median(t) for t in (base_times, cand_times, control_times))
     fb, fc, fk = min(base_times), min(cand_times), min(control_times)
-    control = fb / fk if statistic == "min" else mb / mk
-    return {
+    figures = {"min": (fb / fc, fb / fk), "median": (mb / mc, mb / mk)}
+    observed: dict = {
         "median_baseline_s": mb,
         "median_candidate_s": mc,
         "median_control_s": mk,
         "min_baseline_s": fb,
         "min_candidate_s": fc,
         "min_control_s": fk,
-        "ratio_median": mb / mc,
-        "ratio_min": fb / fc,
+    }
+    for name, (ratio, control) in figures.items():
+        observed[f"ratio_{name}"] = ratio
+        observed[f"control_ratio_{name}"] = control
+        observed[f"noise_{name}"] = max(control, 1 / control)
+    ratio, control = figures["min" if statistic == "min" else "median"]
+    return {
+        **observed,
         "statistic": statistic,
-        "ratio": fb / fc if statistic == "min" else mb / mc,
+        "ratio": ratio,
         "control_ratio": control,
         "noise": max(control, 1 / control),
         "repeat": repeat,
@@ -402,9 +460,10 @@ def time_pair(
 # --- running one claim --------------------------------------------------------------------
 
 
-# What a long-running process may have done before a claim runs: allocated and freed blocks
-# of 16 MiB (below glibc's largest dynamic mmap threshold, 32 MiB) and 40 MiB (above it). A
-# verdict must not change after it (``history = "perturbed"``).
+# What a long-running process may have done before a claim runs (``history``): "perturbed",
+# allocated and freed blocks of 16 MiB (below glibc's largest dynamic mmap threshold, 32 MiB)
+# and 40 MiB (above it); a verdict must not change after it. Or "pinned": the process runs on
+# a single core (the first it may use), as on a machine that gives it one.
 PERTURB_MIB = (16, 40)
 
 
@@ -420,9 +479,12 @@ def perturb(framework: str) -> None:
 def run(request: dict) -> dict:
     kind, spec = request["kind"], request["spec"]
     path = Path(request["snippet"])
-    observed: dict = {"allocator": allocator_settings()}
+    observed: dict = {"allocator": allocator_settings(), "thp": huge_pages()}
     if request.get("history") == "perturbed":
         perturb(FRAMEWORK)
+    if request.get("history") == "pinned":  # a fresh process: it alone is pinned
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        observed["cpus"] = sorted(os.sched_getaffinity(0))
     namespace = {"__name__": "__main__", "__file__": str(path), "__builtins__": __builtins__}
     out = io.StringIO()
     started = time.perf_counter()
@@ -460,7 +522,7 @@ def run(request: dict) -> dict:
 
     try:
         with contextlib.redirect_stdout(io.StringIO()):
-            if kind in ("value", "behaviour"):
+            if kind in ("value", "behaviour", "measurement"):
                 observed["value"] = plain(ev(spec["observe"]))
             elif kind == "memory":
                 theo = spec["theoretical"]
@@ -512,6 +574,7 @@ def import_framework(framework: str) -> dict:
         "framework": framework,
         "version": module.__version__,
         "allocator": allocator_settings(),
+        "thp": huge_pages(),
     }
 
 
@@ -557,6 +620,7 @@ def status_text(status: int) -> str:
 
 
 def main() -> None:
+    disable_thp()  # before any framework is imported
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # anything written to fd 1 from now on goes to stderr
     sys.stdout = sys.stderr

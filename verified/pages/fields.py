@@ -16,6 +16,7 @@ from verified.pages.fmt import (
     fmt_ratio,
     fmt_seconds,
     fmt_value,
+    host_text,
     shorten,
     span,
 )
@@ -46,6 +47,7 @@ VALUE_FIELDS = {
     "expected",
     "noise",
     "env",
+    "host",
 }
 
 
@@ -94,6 +96,10 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
         if not settings:
             return TEXT[lang]["allocator_defaults"]
         return code(" ".join(f"{k}={v}" for k, v in settings.items()))
+    if field_name == "host":  # the machine a figure shown only was measured on
+        if not isinstance((rec.get("env") or {}).get("host"), dict):
+            raise ReportError(f"{label}: the record does not name the machine it ran on")
+        return escape(host_text(rec["env"], lang))
     if field_name == "repeat":
         if not isinstance(observed.get("repeat"), int):
             raise ReportError(f"{label}: no number of timed runs observed")

@@ -47,7 +47,7 @@ def summary(entry: Entry, lang: str) -> str:
     if kind == "error":
         exc = obs["exception"]
         shown = code(shorten(exc["type"] + ": " + exc["message"].strip().splitlines()[0], 140))
-    elif kind in ("value", "behaviour"):
+    elif kind in ("value", "behaviour", "measurement"):
         shown = code(shorten(fmt_value(obs.get("value")), 140))
     elif kind == "memory":
         got, theo = obs["bytes"], obs["theoretical_bytes"]
@@ -72,7 +72,16 @@ def summary(entry: Entry, lang: str) -> str:
     allocator = allocator_text(entry.env, lang)
     if allocator and (kind == "timing" or entry.env.get("allocator")):
         env += f"<br>{escape(allocator)}"
+    if shown_only(rec):  # it ran; nothing about its figures was asserted: no ✓
+        return f"◷ {t['shown_only']}{t['colon']}{shown}<br>{env}"
     return f"✓ {shown}<br>{env}"
+
+
+def shown_only(rec: dict) -> bool:
+    """A figure measured and shown, never asserted: a measurement, or a timing shown only."""
+    return rec["kind"] == "measurement" or (
+        rec["kind"] == "timing" and (rec.get("expected") or {}).get("verdict") == "shown"
+    )
 
 
 def failed_entries(reports: Reports) -> list[Entry]:
