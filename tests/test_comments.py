@@ -258,17 +258,26 @@ def test_page_include_inside_tabs_renders_like_the_original(tmp_path):
 
 
 def test_real_pages_get_every_include_translated():
-    for page in sorted((ROOT / "docs").glob("*/*.md")):
-        lang = page.parent.name
-        if lang == cm.SOURCE_LANG:
-            continue
-        text = page.read_text(encoding="utf-8")
-        includes = re.findall(r'--8<--\s+"([^"]+\.py)"', text)
-        out = sn.translate_includes(text, lang)
-        assert "--8<--" not in out or not includes, f"{page}: an include was left"
-        for name in includes:
-            for line in cm.translated_file(name, lang).split("\n"):
-                assert line.strip() in out, f"{page}: {name} not inlined ({line!r})"
+    """Every page of every section, at any depth, in each language other than the source's."""
+    reached = {lang: 0 for lang in OTHER_LANGS}
+    for lang in OTHER_LANGS:
+        for page in sorted((ROOT / "docs" / lang).rglob("*.md")):
+            reached[lang] += check_includes_translated(page, lang)
+    assert all(reached.values()), f"no snippet include found in the pages of {reached}"
+
+
+def check_includes_translated(page: Path, lang: str) -> int:
+    """Check that each snippet ``page`` includes is inlined in ``lang``; return their count."""
+    text = page.read_text(encoding="utf-8")
+    includes = re.findall(r'--8<--\s+"([^"]+)"', text)  # a file, or a file:section
+    out = sn.translate_includes(text, lang)
+    assert "--8<--" not in out, f"{page}: an include was left"
+    for path in includes:
+        name, _, section = path.partition(":")
+        shown = sn.snippet_text(path, lang=lang) if section else cm.translated_file(name, lang)
+        for line in shown.split("\n"):
+            assert line.strip() in out, f"{page}: {path} not inlined ({line!r})"
+    return len(includes)
 
 
 # -- the built site ---------------------------------------------------------------------------
