@@ -539,14 +539,16 @@ def test_the_summary_names_what_has_no_record_and_why():
     assert "no GPU: no CUDA" in crashed and "copied" not in crashed
 
 
-def test_past_the_deadline_the_run_is_interrupted_and_what_it_started_is_killed(tmp_path):
+@pytest.mark.parametrize("caller", ["interactive", "background"])
+def test_past_the_deadline_the_run_is_interrupted_and_what_it_started_is_killed(tmp_path, caller):
     """A stand-in for pytest: it starts a child in a session of its own (as the engine starts
     its workers), and on Ctrl-C waits for that child before it writes its report.
 
     The stand-in starts with SIGINT blocked (a process inherits its signal mask) and unblocks it
     only once it has started its child and is inside its ``try``: an interrupt sent earlier
     waits until then. So the test does not depend on how fast Python starts on a loaded
-    machine, and the deadline can be short."""
+    machine, and the deadline can be short. In the background (``cmd &`` in a script) the
+    caller ignores SIGINT, and the kit must not pass that on."""
     script = tmp_path / "stand_in.py"
     script.write_text(
         textwrap.dedent(
@@ -568,13 +570,18 @@ def test_past_the_deadline_the_run_is_interrupted_and_what_it_started_is_killed(
         encoding="utf-8",
     )
     log = tmp_path / "log"
+    handler = signal.SIG_IGN if caller == "background" else signal.default_int_handler
+    previous = signal.signal(signal.SIGINT, handler)
     unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:  # grace: only how long a broken kit may hold the test; a stand-in exits in ~1 s
         rc, stopped = kit.run_with_deadline(
             [sys.executable, str(script)], env={}, cwd=tmp_path, log=log, deadline=0.2, grace=60
         )
+        kept = signal.getsignal(signal.SIGINT)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
+        signal.signal(signal.SIGINT, previous)
+    assert kept == handler  # the kit gave the caller its own handler back
     pid, *lines = log.read_text().splitlines()
     # 2: the stand-in ended on its own, after the interrupt reached its try and its child died
     assert (rc, stopped, lines) == (2, True, ["ready", "report written"])
