@@ -20,8 +20,6 @@ pytestmark = pytest.mark.site
 
 ORIGIN = "http://site.invalid/"
 LANGS = ("en", "zh")
-# A sub-page whose answer is still to be written, and why (an empty set is the goal).
-AWAITING_ANSWER: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -64,7 +62,7 @@ def answer(doc: Node) -> Node | None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("key", [k for k in sub_pages() if k not in AWAITING_ANSWER])
+@pytest.mark.parametrize("key", sub_pages())  # every one: none is exempt
 def test_every_sub_page_opens_with_its_answer(key, lang):
     page = page_at(lang_prefix(lang) + key)
     assert page is not None, f"/{lang_prefix(lang)}{key} was not built"
@@ -77,18 +75,6 @@ def test_every_sub_page_opens_with_its_answer(key, lang):
     )
     values = [a for a in block.iter("a") if a.has_class("claim-value")]
     assert values, f"/{page.path}: the answer quotes no observed value"
-
-
-def test_pages_awaiting_an_answer_still_lack_one():
-    """The exemptions above are real sub-pages without an answer: once one gets its answer,
-    this fails until the exemption goes."""
-    for key, why in AWAITING_ANSWER.items():
-        assert key in sub_pages(), f"{key} ({why}) is not a sub-page of a section"
-        for lang in LANGS:
-            page = page_at(lang_prefix(lang) + key)
-            assert page is not None and answer(parse(page.file)) is None, (
-                f"/{page.path} has its answer now: remove it from AWAITING_ANSWER"
-            )
 
 
 @pytest.mark.parametrize("lang", LANGS)

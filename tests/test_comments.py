@@ -258,17 +258,26 @@ def test_page_include_inside_tabs_renders_like_the_original(tmp_path):
 
 
 def test_real_pages_get_every_include_translated():
-    for page in sorted((ROOT / "docs").glob("*/*.md")):
-        lang = page.parent.name
-        if lang == cm.SOURCE_LANG:
-            continue
-        text = page.read_text(encoding="utf-8")
-        includes = re.findall(r'--8<--\s+"([^"]+\.py)"', text)
-        out = sn.translate_includes(text, lang)
-        assert "--8<--" not in out or not includes, f"{page}: an include was left"
-        for name in includes:
-            for line in cm.translated_file(name, lang).split("\n"):
-                assert line.strip() in out, f"{page}: {name} not inlined ({line!r})"
+    """Every page of every section, at any depth, in each language other than the source's."""
+    reached = {lang: 0 for lang in OTHER_LANGS}
+    for lang in OTHER_LANGS:
+        for page in sorted((ROOT / "docs" / lang).rglob("*.md")):
+            reached[lang] += check_includes_translated(page, lang)
+    assert all(reached.values()), f"no snippet include found in the pages of {reached}"
+
+
+def check_includes_translated(page: Path, lang: str) -> int:
+    """Check that each snippet ``page`` includes is inlined in ``lang``; return their count."""
+    text = page.read_text(encoding="utf-8")
+    includes = re.findall(r'--8<--\s+"([^"]+)"', text)  # a file, or a file:section
+    out = sn.translate_includes(text, lang)
+    assert "--8<--" not in out, f"{page}: an include was left"
+    for path in includes:
+        name, _, section = path.partition(":")
+        shown = sn.snippet_text(path, lang=lang) if section else cm.translated_file(name, lang)
+        for line in shown.split("\n"):
+            assert line.strip() in out, f"{page}: {path} not inlined ({line!r})"
+    return len(includes)
 
 
 # -- the built site ---------------------------------------------------------------------------
@@ -282,12 +291,16 @@ def built_page_problems(html_text: str, includes: list[str], lang: str, where: s
     for raw in CODE_BLOCK.findall(html_text):
         blocks.append(html.unescape(re.sub(r"<[^>]+>", "", raw)).strip("\n"))
     problems = []
-    for name in includes:
-        shown = cm.translated_file(name, lang).strip("\n")
-        if shown not in blocks:
-            problems.append(f"{where}: no code block holds the {lang} version of {name}")
+    for path in includes:
+        name, _, section = path.partition(":")
+        shown = sn.snippet_text(path, lang=lang) if section else cm.translated_file(name, lang)
+        if shown.strip("\n") not in blocks:
+            problems.append(f"{where}: no code block holds the {lang} version of {path}")
         english = (SNIPPETS / name).read_text(encoding="utf-8")
+        table = cm.load_table((SNIPPETS / name).parent, lang)
         for item in cm.prose(english):
+            if table.get(item.text) == item.text:
+                continue  # the same in both languages ("# 64 MiB")
             if item.kind == "comment" and any(f"# {item.text}" in b for b in blocks):
                 problems.append(f"{where}: English comment {item.text!r} of {name}")
     return problems
@@ -313,11 +326,13 @@ def test_built_pages_show_translated_comments(lang):
     """Every snippet a page includes appears on the built page with its comments translated
     and with the code the claims executed."""
     problems, checked = [], 0
-    for source in sorted((ROOT / "docs" / lang).glob("*.md")):
-        includes = re.findall(r'--8<--\s+"([^"]+\.py)"', source.read_text(encoding="utf-8"))
+    docs = ROOT / "docs" / lang
+    for source in sorted(docs.rglob("*.md")):  # every page of every section
+        includes = re.findall(r'--8<--\s+"([^"]+)"', source.read_text(encoding="utf-8"))
         if not includes:
             continue
-        built = SITE / lang / source.stem / "index.html"
+        page = source.relative_to(docs).with_suffix("")
+        built = SITE / lang / (page.parent if page.name == "index" else page) / "index.html"
         assert built.is_file(), f"{built} missing: build the site"
         problems += built_page_problems(
             built.read_text(encoding="utf-8"), includes, lang, str(built.relative_to(SITE))

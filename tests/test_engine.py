@@ -149,10 +149,10 @@ expect.paddle.bytes = 2097152
 [[claim]]
 id = "fixture.speed"
 kind = "timing"
-snippet = "chain"
+snippet = "slow"
 devices = ["cpu"]
-baseline = "chain(x)"
-candidate = "chain(x)"
+baseline = "slow()"
+candidate = "slow()"
 repeat = 15
 statement = {en = "e", zh = "z"}
 expect.torch = {verdict = "similar", margin = 1.5, max_noise = 2.0}
@@ -291,7 +291,9 @@ def test_timing_claim_reports_medians_its_control_and_can_fail(runner, cases):
     assert conditions["busy core"]["busy_core"] == (cores[-1] if len(cores) > 1 else None)
     assert conditions["pinned to one core"]["cpus"] == cores[:1]
     assert all("cpus" not in c for n, c in conditions.items() if n != "pinned to one core")
-    # identical code on both sides: "similar" holds, and "faster" fails
+    # identical code on both sides: "similar" holds, and "faster" fails. The code is a 20 ms
+    # sleep, not arithmetic, so what is timed is what the test set, not how busy the processor
+    # is: with another process on the other core (issue 25) the sides stay within a few %.
     assert judge(case, observed) == ("passed", None), conditions
     assert judge(with_expect(case, verdict="faster", margin=1.1), observed)[0] == "failed"
 

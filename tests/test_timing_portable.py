@@ -142,13 +142,17 @@ def test_every_condition_runs_in_a_process_of_the_declared_state(cases, declared
 
 
 @pytest.mark.site  # on the report of this run: after the claims ran
-def test_every_timing_claim_kept_its_verdict_in_every_condition():
+def test_every_timing_claim_was_measured_in_every_condition_with_its_declared_settings():
+    """A record passes only if every condition passed (``judge``; tests/test_judge.py), so
+    judging its conditions again here would add nothing: what the report must also show is
+    that each condition was measured, in a process that ran with the declared settings."""
     report = json.loads((ROOT / "build" / "claims.json").read_text(encoding="utf-8"))
     records = {(r["id"], r["framework"]): r for r in report["claims"] if r["kind"] == "timing"}
     timing = [c for c in all_cases().values() if c.claim.kind == "timing" and c.device == "cpu"]
     assert {c.framework for c in timing} == {"paddle", "torch"}
     for case in timing:
-        rec = records[(case.claim.id, case.framework)]
+        rec = records.get((case.claim.id, case.framework))
+        assert rec is not None, f"{case.name}: no record in build/claims.json"
         if rec["status"] == "not-runnable":
             continue
         conditions = rec["observed"]["conditions"]
@@ -156,11 +160,6 @@ def test_every_timing_claim_kept_its_verdict_in_every_condition():
             assert list(conditions) == ["clean"], case.name
             continue
         assert list(conditions) == list(TIMING_CONDITIONS), case.name
-        verdicts = {
-            name: judge(case, {**rec["observed"], "conditions": {name: measured}})[0]
-            for name, measured in conditions.items()
-        }
-        assert set(verdicts.values()) == {"passed"}, (case.name, verdicts)
         settings = {json.dumps(c["allocator"], sort_keys=True) for c in conditions.values()}
         assert settings == {json.dumps(case.allocator_env, sort_keys=True)}, case.name
         assert all(c["thp"]["disabled_for_worker"] for c in conditions.values()), case.name

@@ -101,8 +101,18 @@ def run_with_deadline(
     Ctrl-C (pytest then ends its session and writes the report of the cases that ran) and the
     processes it started are killed, so that what they are running cannot hold it; past
     ``grace`` more seconds it is killed too. Returns (exit code, whether the deadline hit)."""
+    # Started in the background (`cmd &` in a script), this process ignores SIGINT and its child
+    # would inherit that: pytest would not stop at the deadline. Catch it while the child
+    # starts, so the child starts with the default (caught handlers are reset on exec).
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     with log.open("w", encoding="utf-8") as out:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        if ignored:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        finally:
+            if ignored:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             return proc.wait(timeout=deadline), False
         except subprocess.TimeoutExpired:
