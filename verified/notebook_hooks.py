@@ -363,6 +363,7 @@ def on_page_markdown(markdown, page, config, files):
 
 
 EMPTY_SCRIPT = re.compile(r'<script src="">\s*</script>')
+COPIED_NOTICE = re.compile(r'(<span class="notice" hidden(?:="")?>)Copied!(</span>)')
 MERMAID = re.compile(
     r"<script\b[^>]*>(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>", re.DOTALL
 )
@@ -390,9 +391,9 @@ def on_page_content(html_content, page, config, files):
         )
     html_content = shared_stylesheet(html_content, page.file.url)
     text = TEXT.get(_lang(page), TEXT["en"])
-    html_content = html_content.replace(
-        '<span class="notice" hidden>Copied!</span>',
-        f'<span class="notice" hidden>{html.escape(text["copied"])}</span>',
+    # the page arrives re-serialised (BeautifulSoup): the template's `hidden` is `hidden=""`
+    html_content = COPIED_NOTICE.sub(
+        lambda m: m[1] + html.escape(text["copied"]) + m[2], html_content
     ).replace('aria-label="Copy to Clipboard"', f'aria-label="{html.escape(text["copy"])}"')
     name = PurePosixPath(page.file.src_uri).name
     link = (

@@ -1,0 +1,375 @@
+"""Checks over the built Chinese site: what a zh reader sees is Chinese.
+
+- no English UI string (mkdocs-jupyter's copy buttons: "Copied!", "Copy to Clipboard"; Material's
+  own words), in text or in an attribute a reader meets (title, aria-label, placeholder);
+- a Chinese meta description (the search engines' snippet of every page);
+- no English phrase in the hover title of a value (the raw observed value of a worded value);
+- no measured value that stays raw in a sentence: a boolean shown as 是/否 must answer a
+  stated yes/no question ("是否报错：否"), never stand alone ("飞桨的回答是 否", "（是）");
+  no True/False in prose outside code; no dict literal and no list other than a tensor's
+  numbers, except the values listed in RAW_VALUES_PENDING (see there).
+
+Each check is a function over parsed HTML; the tests without the `site` mark run each one on a
+page made to break it, so that every check is shown to fail.
+
+Run after the build: `pytest -m site tests/test_built_zh.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from sitemodel import CJK, NO_SITE, Node, _TreeBuilder, content, pages_of, parse, site_exists
+
+# What mkdocs-jupyter's template and Material's English partials say; none of it may reach a zh
+# page (matched case-insensitively, as whole text or attribute values containing it).
+ENGLISH_UI = (
+    "Copied!",
+    "Copy to clipboard",
+    "Copied to clipboard",
+    "Skip to content",
+    "Back to top",
+    "Type to start searching",
+    "Table of contents",
+    "Initializing search",
+    "Last update",
+)
+READER_ATTRS = ("title", "aria-label", "placeholder", "alt")
+UI_LOWER = {s.lower() for s in ENGLISH_UI}
+# An English phrase in a hover title: two lowercase English words in a row ("no error",
+# "killed by"); names, versions and machine words (torch 2.13.0, AMD EPYC, CPU) are not.
+ENGLISH_WORDS = re.compile(r"\b[a-z]{2,}[ ,]+[a-z]{2,}\b")
+# three English words in a row, for the meta description
+ENGLISH_RUN = re.compile(r"[A-Za-z]{2,}(?:[ ,]+[A-Za-z]{2,}){2,}")
+BOOLEAN_WORDS = {"是", "否", "True", "False"}
+# the text before a boolean, since the last bracket or sentence stop, asks a yes/no question
+QUESTION = re.compile(r"(?:是否|吗)[^（(。；;]*[：:][^（(）)。；;：:]*$")
+NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
+NUMBER_LIST = re.compile(rf"^\[\s*(?:{NUMBER}\s*(?:,\s*{NUMBER}\s*)*)\]$")
+
+# Values still rendered as a dict or a list of words on a zh page (and, on one page, booleans): the engine words a value as
+# one phrase and shows every dict and list as a literal; saying them in Chinese needs the shared
+# rendering (verified/render.py, issue 29 point 3). Each entry is (page key, claim, framework,
+# field); an entry no page shows any more fails, so the list only shrinks.
+RAW_VALUES_PENDING = {
+    ("accumulation/built-in/", "accumulation.built-in-accumulation", "paddle", "value.weight_changed_at_each_call"),
+    ("accumulation/built-in/", "accumulation.built-in-accumulation", "torch", "value.sharded_grad_exists"),
+    ("accumulation/built-in/", "accumulation.built-in-accumulation", "torch", "value.collectives_before_last"),
+    ("accumulation/data-parallel/", "accumulation.ddp-uneven", "torch", "value.window_sizes"),
+    ("accumulation/data-parallel/", "accumulation.ddp-uneven", "paddle", "value.window_sizes"),
+    ("accumulation/data-parallel/", "accumulation.ddp-no-sync", "paddle", "value.synced_without_no_sync"),
+    ("accumulation/data-parallel/", "accumulation.ddp-no-sync", "paddle", "value.synced_with_no_sync"),
+    ("accumulation/data-parallel/", "accumulation.ddp-no-sync", "torch", "value.synced_without_no_sync"),
+    ("accumulation/data-parallel/", "accumulation.ddp-no-sync", "torch", "value.synced_with_no_sync"),
+    ("accumulation/graph/", "accumulation.graph-leaves", "paddle", "value.c_inputs"),
+    ("accumulation/graph/", "accumulation.graph-leaves", "paddle", "value.unrecorded_grad_fn"),
+    ("accumulation/graph/", "accumulation.graph-leaves", "torch", "value.c_inputs"),
+    ("accumulation/graph/", "accumulation.graph-chain", "paddle", "value.sub_inputs"),
+    ("accumulation/graph/", "accumulation.graph-chain", "paddle", "value.linear"),
+    ("accumulation/graph/", "accumulation.graph-chain", "paddle", "value.linear_with_bias"),
+    ("accumulation/graph/", "accumulation.graph-chain", "torch", "value.sub_inputs"),
+    ("accumulation/graph/", "accumulation.graph-chain", "torch", "value.linear"),
+    ("accumulation/graph/", "accumulation.graph-chain", "torch", "value.linear_with_bias"),
+    ("accumulation/", "accumulation.recipe", "torch", "value.stepped_at"),
+    ("accumulation/", "accumulation.custom-op-twice", "paddle", "value.ended"),
+    ("accumulation/list-of-losses/", "accumulation.backward-order", "paddle", "value.most_in_flight"),
+    ("accumulation/list-of-losses/", "accumulation.backward-order", "paddle", "value.first_hooks"),
+    ("accumulation/list-of-losses/", "accumulation.backward-order", "torch", "value.most_in_flight"),
+    ("accumulation/list-of-losses/", "accumulation.backward-order", "torch", "value.first_hooks"),
+    ("accumulation/mixed-precision/", "accumulation.amp-window", "paddle", "value.scaler_warnings"),
+    ("accumulation/mixed-precision/", "accumulation.amp-window", "torch", "value.warned_on_first_skipped_step"),
+    ("accumulation/mixed-precision/", "accumulation.amp-window", "torch", "value.update_norms"),
+    ("accumulation/mixed-precision/", "accumulation.lr-schedule", "paddle", "value.warned"),
+    ("accumulation/mixed-precision/", "accumulation.lr-schedule", "torch", "value.warned"),
+    ("accumulation/recipe/", "accumulation.recipe-windows", "torch", "value.steps_early_by"),
+    ("accumulation/recomputation/", "accumulation.recompute-first-block", "paddle", "value.default_warnings"),
+    ("accumulation/recomputation/", "accumulation.recompute-first-block", "paddle", "value.default_logged"),
+    ("accumulation/recomputation/", "accumulation.recompute-first-block", "paddle", "value.non_reentrant_logged"),
+    ("accumulation/recomputation/", "accumulation.recompute-first-block", "torch", "value.default_warnings"),
+    ("accumulation/second-backward/", "accumulation.custom-op-twice", "paddle", "value.ended"),
+    ("accumulation/second-backward/", "accumulation.custom-op-twice", "torch", "value.ended"),
+    ("errors/", "accumulation.custom-op-twice", "paddle", "value.ended"),
+    ("inplace/in-place-layers/", "inplace.inplace-layers", "torch", "value.switched"),
+    ("inplace/in-place-layers/", "inplace.inplace-layers", "paddle", "value.switched"),
+    ("inplace/no-grad/", "inplace.inference-mode", "torch", "value.is_inference"),
+    ("inplace/what-counts/", "inplace.operators", "paddle", "value.in_place"),
+    ("inplace/what-counts/", "inplace.operators", "torch", "value.in_place"),
+    # docs/zh/inplace/speed.md is being rewritten (issue 29, another branch): its page-fault
+    # table's booleans answer no stated question yet
+    ("inplace/speed/", "inplace.page-faults-new-memory", "paddle", "value.every_call_4_mib"),
+    ("inplace/speed/", "inplace.page-faults-new-memory", "paddle", "value.every_call_256_mib"),
+    ("inplace/speed/", "inplace.page-faults-new-memory", "torch", "value.every_call_4_mib"),
+    ("inplace/speed/", "inplace.page-faults-new-memory", "torch", "value.every_call_256_mib"),
+    ("inplace/speed/", "inplace.page-faults-reused", "paddle", "value.settled_4_mib"),
+    ("inplace/speed/", "inplace.page-faults-reused", "paddle", "value.every_call_256_mib"),
+    ("inplace/speed/", "inplace.page-faults-reused", "torch", "value.settled_4_mib"),
+    ("inplace/speed/", "inplace.page-faults-reused", "torch", "value.every_call_256_mib"),
+    ("inplace/speed/", "inplace.page-faults-defaults", "paddle", "value.every_call_256_mib"),
+    ("inplace/speed/", "inplace.page-faults-defaults", "torch", "value.every_call_256_mib"),
+}  # fmt: skip
+
+
+def parse_text(text: str) -> Node:
+    builder = _TreeBuilder()
+    builder.feed(text)
+    builder.close()
+    return builder.root
+
+
+def _in(node: Node, tags: set[str]) -> bool:
+    return node.tag in tags or any(a.tag in tags for a in node.ancestors())
+
+
+def _block(node: Node) -> Node:
+    """The paragraph, list item or table cell a node is part of."""
+    for a in node.ancestors():
+        if a.tag in ("p", "li", "td", "th", "dd", "h1", "h2", "h3", "h4", "h5", "h6"):
+            return a
+    return node.parent or node
+
+
+def _text_before(block: Node, target: Node) -> str:
+    """The text of ``block`` before ``target`` (in document order)."""
+    out: list[str] = []
+
+    def walk(node: Node) -> bool:
+        for child in node.children:
+            if child is target:
+                return True
+            if isinstance(child, str):
+                out.append(child)
+            elif walk(child):
+                return True
+        return False
+
+    walk(block)
+    return "".join(out)
+
+
+# -- the checks ---------------------------------------------------------------------------------
+
+
+class _Raw(HTMLParser):
+    """Every text and reader-facing attribute of a page, hidden ones included; code and program
+    output (pre, code, kbd, samp) quote the frameworks verbatim and are left out."""
+
+    VERBATIM = ("script", "style", "pre", "code", "kbd", "samp")
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.problems: list[str] = []
+        self.verbatim = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VERBATIM:
+            self.verbatim += 1
+        for name, value in attrs:
+            if name in READER_ATTRS and value:
+                self._check(value, f"<{tag} {name}>")
+
+    def handle_endtag(self, tag):
+        if tag in self.VERBATIM and self.verbatim:
+            self.verbatim -= 1
+
+    def handle_data(self, data):
+        if not self.verbatim:
+            self._check(data, "text")
+
+    def _check(self, text: str, where: str):
+        # a UI string is the whole text of its element or attribute
+        if text.strip().lower() in UI_LOWER:
+            self.problems.append(f"{where}: {text.strip()!r}")
+
+    def run(self, html: str) -> list[str]:
+        self.feed(html)
+        self.close()
+        return self.problems
+
+
+def english_ui(html: str) -> list[str]:
+    return _Raw().run(html)
+
+
+def meta_description(doc: Node) -> list[str]:
+    metas = [m for m in doc.iter("meta") if m.attrs.get("name") == "description"]
+    if not metas:
+        return ["no <meta name=description>"]
+    text = metas[0].attrs.get("content", "")
+    if not CJK.search(text) or ENGLISH_RUN.search(text):
+        return [f"meta description not in Chinese: {text[:100]!r}"]
+    return []
+
+
+def value_titles(doc: Node) -> list[str]:
+    problems = []
+    for a in content(doc).iter("a"):
+        if not a.has_class("claim-value"):
+            continue
+        title = a.attrs.get("title", "")
+        if m := ENGLISH_WORDS.search(title):
+            problems.append(
+                f"{a.attrs.get('data-claim')} {a.attrs.get('data-framework')} "
+                f"{a.attrs.get('data-field')}: English in the hover title ({m[0]!r}): {title!r}"
+            )
+    return problems
+
+
+def raw_values(doc: Node, key: str) -> tuple[list[str], set[tuple]]:
+    """Problems, and the pending entries (RAW_VALUES_PENDING) this page showed."""
+    problems, pending = [], set()
+    body = content(doc)
+    for a in body.iter("a"):
+        if not a.has_class("claim-value") or _in(a, {"pre"}):
+            continue
+        shown = a.text().strip()
+        ident = (key, a.attrs.get("data-claim"), a.attrs.get("data-framework"),
+                 a.attrs.get("data-field"))  # fmt: skip
+        where = f"{ident[1]} {ident[2]} {ident[3]}"
+        if ident in RAW_VALUES_PENDING:
+            pending.add(ident)
+        elif shown in BOOLEAN_WORDS:
+            before = _text_before(_block(a), a)
+            if not QUESTION.search(before):
+                problems.append(
+                    f"{where}: {shown!r} stands alone, after {before[-30:]!r} "
+                    "(say it in words, or let it answer a 是否…： question)"
+                )
+        elif shown.startswith("{") or (shown.startswith("[") and not NUMBER_LIST.match(shown)):
+            problems.append(f"{where}: a raw {'dict' if shown[0] == '{' else 'list'} "
+                            f"in a sentence: {shown[:60]!r}")  # fmt: skip
+    return problems, pending
+
+
+# -- over the built site ------------------------------------------------------------------------
+
+
+def zh_pages():
+    return pages_of(lang="zh") or [None]
+
+
+def _ids(pages):
+    return [p.name if p else "no-site" for p in pages]
+
+
+@pytest.fixture(scope="module")
+def site():
+    if not site_exists():
+        pytest.fail(NO_SITE)
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("page", zh_pages(), ids=_ids(zh_pages()))
+def test_no_english_ui_string(site, page):
+    problems = english_ui(page.file.read_text(encoding="utf-8"))
+    assert not problems, f"{page.path}:\n  " + "\n  ".join(problems[:10])
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("page", zh_pages(), ids=_ids(zh_pages()))
+def test_meta_description_is_chinese(site, page):
+    assert not meta_description(parse(page.file)), page.path
+
+
+@pytest.mark.site
+@pytest.mark.xfail(
+    strict=True,
+    reason="the hover title of a worded value ends with the raw English value "
+    "('观测值：gradient leaves the write out, no error'): verified/render.py (Renderer.link, "
+    "TEXT['zh']['observed']) must drop it or word it on zh pages",
+)
+def test_value_titles_are_chinese(site):
+    problems = [f"{p.path}: {x}" for p in pages_of(lang="zh") for x in value_titles(parse(p.file))]
+    assert not problems, "\n".join(problems[:20]) + f"\n({len(problems)} in all)"
+
+
+@pytest.mark.site
+def test_no_raw_value_in_a_sentence(site):
+    problems, shown = [], set()
+    for page in pages_of(lang="zh"):
+        found, pending = raw_values(parse(page.file), page.key)
+        problems += [f"{page.path}: {p}" for p in found]
+        shown |= pending
+    gone = RAW_VALUES_PENDING - shown
+    assert not problems, "\n".join(problems)
+    assert not gone, f"no longer shown raw (remove from RAW_VALUES_PENDING): {sorted(gone)}"
+
+
+# -- each check fails on a page made to break it -----------------------------------------------
+
+PAGE = """<html><head>{head}</head><body><article class="md-content__inner">{body}</article>
+</body></html>"""
+
+
+def value(shown: str, field: str = "value.x", title: str = "观测值") -> str:
+    return (f'<a class="claim-value" title="{title}" data-claim="c.x" data-framework="paddle" '
+            f'data-field="{field}">{shown}</a>')  # fmt: skip
+
+
+def test_english_ui_check_fails_on_copied():
+    ok = '<span class="notice" hidden>已复制</span><button aria-label="复制"></button>'
+    assert english_ui(PAGE.format(head="", body=ok)) == []
+    assert english_ui(PAGE.format(head="", body='<span class="notice" hidden>Copied!</span>'))
+    assert english_ui(PAGE.format(head="", body='<clipboard-copy aria-label="Copy to Clipboard">'))
+    assert english_ui(PAGE.format(head="", body='<a title="Back to top">'))
+    # a script's text is not shown to a reader; program output is quoted verbatim
+    assert english_ui(PAGE.format(head="<script>var s='Copied!'</script>", body="")) == []
+    assert english_ui(PAGE.format(head="", body="<pre><code>since the last update()</code></pre>")) == []
+
+
+def test_meta_description_check_fails_on_english():
+    zh = '<meta name="description" content="飞桨与 PyTorch 中的原位（Inplace）操作">'
+    en = '<meta name="description" content="In-place operations and gradient accumulation">'
+    assert meta_description(parse_text(PAGE.format(head=zh, body=""))) == []
+    assert meta_description(parse_text(PAGE.format(head=en, body="")))
+    assert meta_description(parse_text(PAGE.format(head="", body="")))
+
+
+def test_value_title_check_fails_on_an_english_phrase():
+    ok = value("不报错", title="断言 c.x · 飞桨 · CPU · paddle 3.3.1, AMD EPYC, glibc 2.36")
+    bad = value("不报错", title="断言 c.x · 观测值：wrong gradient, no error")
+    assert value_titles(parse_text(PAGE.format(head="", body=f"<p>{ok}</p>"))) == []
+    assert value_titles(parse_text(PAGE.format(head="", body=f"<p>{bad}</p>")))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        f"<p>飞桨的回答是 {value('否')}，</p>",
+        f"<p>窗口错位，且不报错（{value('是')}）</p>",
+        f"<p>是否报错：飞桨 {value('否')}。结果（{value('是')}）</p>",  # the question is closed
+        f"<p>（`is_inference()`：<code>{value('{no_grad: 否}')}</code>）</p>",
+        f"<p>原位执行的语句：{value('<code>[x[0] = 5]</code>')}</p>",
+        f"<p>没有警告（{value('<code>[]</code>')}）</p>",
+        f"<p>窗口：{value('<code>[[4, 4, 2], [4, 4, 1]]</code>')}</p>",
+    ],
+)
+def test_raw_value_check_fails(body):
+    problems, _ = raw_values(parse_text(PAGE.format(head="", body=body)), "k/")
+    assert problems, body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        f"<p>（是否报错：{value('否')}）</p>",
+        f"<p>（`d` 是否被记录：飞桨中为{value('否')}，PyTorch 中为{value('否')}）</p>",
+        f"<table><tr><td>是否同一张量：{value('是')}</td></tr></table>",
+        f"<p>梯度：{value('<code>[2.0, 4.0, 6.0]</code>')}，比值 {value('<code>[-0.5, 1e-06]</code>')}</p>",
+        "<p>切片的 <code>is_leaf</code> 为 <code>False</code></p>",
+        "<pre><code>print(True)</code></pre>",
+    ],
+)
+def test_raw_value_check_accepts(body):
+    assert raw_values(parse_text(PAGE.format(head="", body=body)), "k/") == ([], set())
+
+
+def test_pending_entries_are_reported_not_failed():
+    body = f"<p>{value('<code>[[4, 4, 2]]</code>', 'value.window_sizes')}</p>"
+    doc = parse_text(PAGE.format(head="", body=body.replace("c.x", "accumulation.ddp-uneven")))
+    problems, pending = raw_values(doc, "accumulation/data-parallel/")
+    assert problems == []
+    assert pending == {
+        ("accumulation/data-parallel/", "accumulation.ddp-uneven", "paddle", "value.window_sizes")
+    }
