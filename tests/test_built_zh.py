@@ -315,7 +315,10 @@ def test_english_ui_check_fails_on_copied():
     assert english_ui(PAGE.format(head="", body='<a title="Back to top">'))
     # a script's text is not shown to a reader; program output is quoted verbatim
     assert english_ui(PAGE.format(head="<script>var s='Copied!'</script>", body="")) == []
-    assert english_ui(PAGE.format(head="", body="<pre><code>since the last update()</code></pre>")) == []
+    assert (
+        english_ui(PAGE.format(head="", body="<pre><code>since the last update()</code></pre>"))
+        == []
+    )
 
 
 def test_meta_description_check_fails_on_english():

@@ -643,7 +643,10 @@ def test_whole_page_renders_in_both_languages(site):
         ("<figure>\n图", "<figure>\n图"),
         # a four-backtick fence ends at four backticks, not at the three-backtick line inside
         ("````text\n一行\n```\n二行\n三行\n````\n", "````text\n一行\n```\n二行\n三行\n````\n"),
-        ("~~~\n一行\n```\n二行\n三行\n~~~\n正文\n续行", "~~~\n一行\n```\n二行\n三行\n~~~\n正文续行"),
+        (
+            "~~~\n一行\n```\n二行\n三行\n~~~\n正文\n续行",
+            "~~~\n一行\n```\n二行\n三行\n~~~\n正文续行",
+        ),
     ],
 )
 def test_join_cjk_soft_breaks(markdown, joined):
@@ -710,6 +713,16 @@ def test_timing_fields_and_expectations(site):
     assert summary(entry, "en").endswith("<br>allocator: MALLOC&#95;MMAP&#95;THRESHOLD&#95;=131072")
     entry = Entry(defaults, reports_of(site).live, None)
     assert summary(entry, "zh").endswith("<br>分配器：glibc 默认设置")
+    # a figure shown only (a timing with verdict "shown", a measurement) ran, but nothing about
+    # it was asserted: no ✓, in both languages
+    shown = dict(fastest, expected={**fastest["expected"], "verdict": "shown"})
+    entry = Entry(shown, reports_of(site).live, None)
+    assert summary(entry, "en").startswith(
+        "◷ measured here, shown only: nothing about it is asserted: 2.50× (fastest runs"
+    )
+    assert summary(entry, "zh").startswith("◷ 本机实测，仅作展示，不作断言：2.50 倍（各自最快一次")
+    measured = dict(rec_of(site, "fixture.launch"), kind="measurement")
+    assert summary(Entry(measured, reports_of(site).live, None), "en").startswith("◷ ")
 
 
 def test_status_of_a_case_in_words(site):

@@ -18,8 +18,8 @@ from claimkit import VERSIONS, env_for, make_docs, make_snippets, observed_for
 from mkdocs.exceptions import PluginError
 
 import verified.mkdocs_hooks as hooks
-from verified.pages import site
 from verified.claims import all_cases
+from verified.pages import site
 from verified.report import Reports, record, write
 
 REASON = "facts: agree expected true, observed false"
@@ -110,7 +110,7 @@ def test_a_build_without_failures_prints_nothing(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
-FIGURE = '''
+FIGURE = """
 import matplotlib.pyplot as plt
 
 
@@ -122,7 +122,7 @@ def launch(report, lang):
 
 
 FIGURES = {"fixture-launch": launch}
-'''
+"""
 
 
 def test_a_figure_asks_the_standing_of_its_records(tmp_path, monkeypatch, capsys):

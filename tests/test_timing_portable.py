@@ -29,7 +29,6 @@ import pytest
 from claimkit import VERSIONS, context_for, make_snippets
 
 from verified.claims import ROOT, all_cases
-from verified.worker import ALLOW_THP, thp_mode
 from verified.runner import (
     HOG,
     SHELLS,
@@ -39,6 +38,7 @@ from verified.runner import (
     judge,
     worker_env,
 )
+from verified.worker import ALLOW_THP, thp_mode
 
 FAKE = "tests.fakeworker"
 

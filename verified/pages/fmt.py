@@ -8,6 +8,7 @@ import re
 from verified.pages.words import TEXT
 from verified.versions import release, sort_key
 
+
 def fmt_bytes(n: int, lang: str) -> str:
     mib = n / 2**20
     unit = TEXT[lang]["bytes"]

@@ -3,6 +3,7 @@ page, failures marked and announced by a banner."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,8 +40,15 @@ from verified.pages.fmt import (
     span,
 )
 from verified.pages.markdown import FENCE
-from verified.pages.standing import Action, Standing, Use, action, case_name_of, of_case
-from verified.pages.standing import of_statement
+from verified.pages.standing import (
+    Action,
+    Standing,
+    Use,
+    action,
+    case_name_of,
+    of_case,
+    of_statement,
+)
 from verified.pages.tables import silent_table, verification_page
 from verified.pages.words import BOOLEANS, NAMES, TEXT, skip_text, stale_text
 from verified.report import Entry, ReportError, Reports
@@ -163,10 +171,9 @@ class Page:
         else:
             observed = escape(self.t["nothing_observed"])
             if rec.get("observed"):
-                try:
+                # the run may have ended before it observed this field
+                with contextlib.suppress(ReportError):
                     observed = field_value(rec, name, key, self.lang, label)
-                except ReportError:  # the run ended before it observed this field
-                    pass
             if entry.stale:
                 why = escape(stale_text(entry.stale, self.lang))
                 shown = self.t["stale_value"].format(why=why, observed=observed, expected=expected)
