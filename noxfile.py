@@ -12,17 +12,27 @@ lint       ruff, and the GitHub workflows validated offline
 mutation   opt-in: mutation testing of the engine (mutmut), score per file
 matrix     opt-in: every CPU claim on each release of results/matrix.toml, one environment
            each (`nox -s "matrix(env='paddle-2.6.2')"` for one), reports in results/
+
+Each of tests, site, notebooks, e2e, gpu-sim and lint prints its stage times when it ends (stage,
+seconds, run or reused) and appends them to build/stage-times.tsv (verified/stagetimes.py).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
+import sys
+import time
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 
 import nox
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verified import stagetimes  # noqa: E402  (standard library only)
 
 nox.options.default_venv_backend = "venv"  # uv would not see the local CPU build of torch
 nox.options.reuse_venv = "yes"
@@ -30,6 +40,10 @@ nox.options.sessions = ["tests"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 PHASE_ONE = "not site and not e2e and not gpu_sim"
+# The checks on the built site are independent of each other: pytest-xdist spreads them over
+# this many processes (both cores of the developers' machine). Not the claims: their own
+# scheduler already uses the cores, and the timing claims must run alone.
+SITE_WORKERS = os.environ.get("AUTOGRAD_SITE_WORKERS", "2")
 MATRIX = tomllib.loads(Path("results/matrix.toml").read_text(encoding="utf-8"))["environment"]
 # Downloads of `nox -s matrix`, kept between runs (pip's own HTTP cache stores nothing from the
 # package server here, which sends no caching headers).
@@ -38,7 +52,49 @@ WHEELHOUSE = Path(
 )
 
 
-def install(session: nox.Session, *groups: str) -> None:
+# The stage times of the sessions running in this nox process, by session name.
+STAGE_TIMES: dict[str, list[stagetimes.Row]] = {}
+
+
+def timed(func):
+    """A session that prints its stage times when it ends, and appends them to
+    build/stage-times.tsv (even when a stage failed: the time it took is known)."""
+
+    @functools.wraps(func)
+    def wrapper(session: nox.Session, *args, **kwargs):
+        rows = STAGE_TIMES.setdefault(session.name, [])
+        try:
+            return func(session, *args, **kwargs)
+        finally:
+            if rows:
+                for line in stagetimes.table(rows).splitlines():
+                    session.log(line)
+                stagetimes.append(rows)
+
+    return wrapper
+
+
+@contextmanager
+def timing(session: nox.Session, name: str):
+    """Time one stage; the caller sets ``how[0] = "reused"`` when it reused a result."""
+    how = ["run"]
+    started = time.perf_counter()
+    try:
+        yield how
+    finally:
+        seconds = time.perf_counter() - started
+        row = stagetimes.Row(session.name, name, seconds, how[0])
+        STAGE_TIMES.setdefault(session.name, []).append(row)
+
+
+def install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) -> None:
+    with timing(session, "install") as how:
+        if _install(session, *groups, extra=extra):
+            how[0] = "reused"
+
+
+def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) -> bool:
+    """Install the groups' pinned requirements (and ``extra``); True if they were there."""
     requirements = list(nox.project.dependency_groups(PYPROJECT, *groups))
     # On a CUDA machine: PADDLE_PACKAGE="paddlepaddle-gpu==3.3.1" (with PIP_EXTRA_INDEX_URL
     # pointing at Paddle's package index) replaces the CPU build of Paddle.
@@ -46,14 +102,16 @@ def install(session: nox.Session, *groups: str) -> None:
     if paddle:
         requirements = [r for r in requirements if not r.startswith("paddlepaddle==")]
         requirements.append(paddle)
+    requirements += extra
     # pip takes seconds to find that nothing is missing: the venv remembers what was installed
     marker = Path(session.virtualenv.location) / ".autograd-installed.json"
     wanted = json.dumps(sorted(requirements))
     if not fresh(session) and marker.is_file() and marker.read_text(encoding="utf-8") == wanted:
         session.log("the pinned requirements are installed already (--fresh reinstalls them)")
-        return
+        return True
     session.install(*requirements)
     marker.write_text(wanted, encoding="utf-8")
+    return False
 
 
 def fresh(session: nox.Session) -> bool:
@@ -71,40 +129,55 @@ def stage(session: nox.Session, name: str, reads: list[str], *command: str, **kw
     last succeeded here (verified/stamps.py); record its stamp when it succeeds. With pytest
     arguments other than --fresh, every stage runs."""
     stamped = all(arg == "--fresh" for arg in session.posargs)
-    if stamped and not fresh(session):
-        said = session.run(
-            "python", "-m", "verified.stamps", "check", name, *reads, silent=True,
-            success_codes=[0, 1],
-        )  # fmt: skip
-        session.log(said.strip())
-        if "not run again" in said:
-            return
-    session.run(*command, **kwargs)
-    if stamped:
-        session.run("python", "-m", "verified.stamps", "record", name, *reads, silent=True)
+    with timing(session, name) as how:
+        if stamped and not fresh(session):
+            said = session.run(
+                "python", "-m", "verified.stamps", "check", name, *reads, silent=True,
+                success_codes=[0, 1],
+            )  # fmt: skip
+            session.log(said.strip())
+            if "not run again" in said:
+                how[0] = "reused"
+                return
+        session.run(*command, **kwargs)
+        if stamped:
+            session.run("python", "-m", "verified.stamps", "record", name, *reads, silent=True)
 
 
-def build(session: nox.Session) -> None:
-    """Claims report (if needed), notebooks, then the site. A reader always gets a site: a
-    claim that fails on this machine is shown as failed on its page (AUTOGRAD_SHOW_FAILED=1),
-    and the build names it; `nox -s tests` (and CI, and the publishing workflow) refuses it."""
-    state = session.run("python", "-m", "verified.report", "--check", silent=True)
-    session.log(f"claims report: {state.strip()}")
-    if not state.startswith("fresh"):
-        # exit code 1: some claim failed here; the site still shows it, as failed
-        session.run("pytest", "snippets", "-q", "-p", "no:cacheprovider", success_codes=[0, 1])
+def build(session: nox.Session, *, site: bool = True) -> None:
+    """Claims report (if needed), notebooks, then the site (unless ``site`` is False: `mkdocs
+    serve` builds it itself). A reader always gets a site: a claim that fails on this machine
+    is shown as failed on its page (AUTOGRAD_SHOW_FAILED=1), and the build names it;
+    `nox -s tests` (and CI, and the publishing workflow) refuses it."""
+    with timing(session, "claims") as how:
+        state = session.run("python", "-m", "verified.report", "--check", silent=True)
+        session.log(f"claims report: {state.strip()}")
+        if state.startswith("fresh"):
+            how[0] = "reused"
+        else:
+            # exit code 1: some claim failed here; the site still shows it, as failed
+            session.run(
+                "pytest", "snippets", "-q", "-p", "no:cacheprovider", success_codes=[0, 1]
+            )  # fmt: skip
     lenient = {"AUTOGRAD_SHOW_FAILED": "1"}
-    session.run("python", "-m", "verified.notebooks", "build", env=lenient)
-    session.run("python", "-m", "mkdocs", "build", "--strict", env=lenient)
+    with timing(session, "notebooks"):
+        session.run("python", "-m", "verified.notebooks", "build", env=lenient)
+    if site:
+        with timing(session, "site"):
+            session.run("python", "-m", "mkdocs", "build", "--strict", env=lenient)
 
 
 @nox.session(python="3.11")
+@timed
 def site(session: nox.Session) -> None:
-    """Build the site; `nox -s site -- serve` also serves it on 127.0.0.1:8000."""
-    install(session, "frameworks", "docs", "notebooks")
-    session.install("pytest==9.2.0")
-    build(session)
-    if "serve" in session.posargs:
+    """Build the site; `nox -s site -- serve` serves it on 127.0.0.1:8000 instead, built once
+    by `mkdocs serve` itself (which, with --strict, refuses a build with warnings)."""
+    install(session, "frameworks", "docs", "notebooks", extra=("pytest==9.2.0",))
+    serve = "serve" in session.posargs
+    build(session, site=not serve)
+    if serve:
+        for line in stagetimes.table(STAGE_TIMES[session.name]).splitlines():
+            session.log(line)  # serving lasts until stopped: the times so far, now
         session.run(
             "python", "-m", "mkdocs", "serve", "--strict", "-a", "127.0.0.1:8000",
             env={"AUTOGRAD_SHOW_FAILED": "1"},
@@ -112,6 +185,7 @@ def site(session: nox.Session) -> None:
 
 
 @nox.session(python="3.11")
+@timed
 def tests(session: nox.Session) -> None:
     """Everything: claims, engine and parity tests, notebooks, strict site build, site checks."""
     install(session, "test")
@@ -124,38 +198,46 @@ def tests(session: nox.Session) -> None:
     stage(session, "site", ["build/claims.json", *notebooks, "site"],
           "python", "-m", "mkdocs", "build", "--strict", env=strict)  # fmt: skip
     stage(session, "site-tests", ["build/claims.json", *notebooks, "site"],
-          "pytest", "-m", "site", "tests", *session.posargs, env=strict)  # fmt: skip
+          "pytest", "-m", "site", "tests", "-n", SITE_WORKERS, *session.posargs,
+          env=strict)  # fmt: skip
 
 
 @nox.session(python="3.11")
+@timed
 def notebooks(session: nox.Session) -> None:
     """Build the notebooks from the articles and snippets, and execute them."""
-    install(session, "frameworks", "docs", "notebooks")
-    session.install("pytest==9.2.0")
-    session.run("python", "-m", "verified.notebooks", "build", *session.posargs)
+    install(session, "frameworks", "docs", "notebooks", extra=("pytest==9.2.0",))
+    with timing(session, "notebooks"):
+        session.run("python", "-m", "verified.notebooks", "build", *session.posargs)
 
 
 @nox.session(python="3.11")
+@timed
 def e2e(session: nox.Session) -> None:
     """Real-browser tests against the built site in site/ (`nox -s site` or `nox -s tests`
     builds it). Needs Debian's Chromium at /usr/bin/chromium and fonts-noto-cjk. The `e2e`
     group includes `kernel` (ipykernel and the frameworks): JupyterLab runs the downloaded
     notebooks in this session's own Python."""
-    if not Path("site/index.html").exists():
-        session.error("site/ is not built: run `nox -s tests` or `nox -s site` first")
     install(session, "e2e")
-    session.run("pytest", "-m", "e2e", "tests/e2e", *session.posargs)
+    with timing(session, "browser-tests"):
+        # a command, not session.error: `nox -s e2e --install-only` skips it and needs no site
+        session.run(
+            "python", "-c", "import pathlib, sys; pathlib.Path('site/index.html').exists() or "
+            "sys.exit('site/ is not built: run `nox -s tests` or `nox -s site` first')",
+        )  # fmt: skip
+        session.run("pytest", "-m", "e2e", "tests/e2e", *session.posargs)
 
 
 @nox.session(python="3.11", name="gpu-sim")
+@timed
 def gpu_sim(session: nox.Session) -> None:
     """The GPU kit end to end in a virtualenv made like the GPU machine (tests/test_gpu_sim.py):
     this session needs only pytest and the engine; the test builds that virtualenv itself (kept
     in build/gpu-sim/) and fetches the carried wheels into build/gpu-wheels/. Apart from
     `nox -s tests`, whose warm run it would slow down by the time a torch import takes."""
-    install(session, "engine")
-    session.install("pytest==9.2.0")
-    session.run("pytest", "-m", "gpu_sim", "tests/test_gpu_sim.py", *session.posargs)
+    install(session, "engine", extra=("pytest==9.2.0",))
+    with timing(session, "gpu-sim"):
+        session.run("pytest", "-m", "gpu_sim", "tests/test_gpu_sim.py", *session.posargs)
 
 
 @nox.session(python="3.11", default=False)
@@ -255,12 +337,15 @@ def mutation_summary(mutants: Path) -> dict:
 
 
 @nox.session(python="3.11")
+@timed
 def lint(session: nox.Session) -> None:
     """ruff, and the GitHub workflows against their schema (offline)."""
     install(session, "lint")
-    session.run("ruff", "check", ".")
-    session.run("ruff", "format", "--check", ".")
+    with timing(session, "ruff"):
+        session.run("ruff", "check", ".")
+        session.run("ruff", "format", "--check", ".")
     workflows = sorted(str(p) for p in Path(".github/workflows").glob("*.yml"))
     if not workflows:
         session.error("no workflow in .github/workflows")
-    session.run("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows)
+    with timing(session, "workflows"):
+        session.run("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows)

@@ -2,9 +2,10 @@
 
 Phase two (after `python -m verified.notebooks build` and `mkdocs build --strict`):
 `pytest -m site tests`. Every notebook is executed on the CPU with nbclient, one kernel per
-notebook; an execution whose code cells, framework version and device are unchanged is taken
-from the cache the build filled (set AUTOGRAD_NOTEBOOKS_FRESH=1 to execute them all again).
-Execution times are printed at the end of the module.
+notebook, by the build; the checks trust that execution through build/notebooks.json, which
+ties each notebook on disk to the inputs executed and to the run that executed them (set
+AUTOGRAD_NOTEBOOKS_FRESH=1 to execute them all again here). Execution times are printed at the
+end of the module.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from verified import notebooks as nbs
 from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, all_cases
 from verified.notebook_hooks import has_raw_notebook_json
 from verified.notebooks import comments
+from verified.notebooks.execute import execute_many
 from verified.notebooks.text import setup_code
 
 pytestmark = pytest.mark.site
@@ -175,51 +177,64 @@ def test_code_cells_are_the_code_the_claims_ran(article, lang, fw):
 # -- execution --------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def record() -> dict:
+    """build/notebooks.json: per notebook, the build's execution (see verified.notebooks.build)."""
+    if not nbs.RECORD.is_file():
+        pytest.fail(f"{nbs.RECORD} is missing: run `python -m verified.notebooks build`")
+    return json.loads(nbs.RECORD.read_text(encoding="utf-8"))["notebooks"]
+
+
 @pytest.mark.parametrize(("article", "lang", "fw"), NOTEBOOKS, ids=IDS)
-def test_notebook_ran_cleanly_on_cpu(article, lang, fw, infos, timings):
+def test_notebook_ran_cleanly_on_cpu(article, lang, fw, infos, timings, record):
     """One kernel per notebook, a timeout per cell; exactly the tagged cells raise, with their
     claim's exception type; any other exception fails, naming notebook, cell and error.
 
     The execution checked is the build's (`python -m verified.notebooks build` executes every
-    notebook whose code cells, framework versions or device changed, and keeps the result
-    keyed by them); with AUTOGRAD_NOTEBOOKS_FRESH=1, as CI sets it, the test executes every
-    notebook again itself. The notebook on disk carries the outputs of the build's execution
-    (or at least the same code and a clean execution, when executed again here)."""
+    notebook whose code cells, framework versions or device changed, and fails on any of the
+    errors above). build/notebooks.json records, per notebook, the digest of the inputs it
+    executed, the run that executed them and the digest of the outputs it wrote: the inputs
+    must be today's and the notebook on disk must carry those outputs; with AUTOGRAD_RUN_ID set
+    (CI sets one per run), the run must be this one, so a notebook executed by an earlier run
+    fails. AUTOGRAD_NOTEBOOKS_FRESH=1 executes every notebook again here as well."""
     name = f"{lang}/{article}-{fw}"
+    rebuild = "(run `python -m verified.notebooks build`)"
     fresh = nbs.generate(article, lang, fw, infos=infos)
-    key = nbs.cache_key(fresh, fw, "cpu")
-    cached = nbs.CACHE / f"{key}.ipynb"
-    meta = nbs.CACHE / f"{key}.json"
-    from_cache = cached.is_file() and meta.is_file() and not FRESH
-    if from_cache:
-        executed = nbformat.read(cached, as_version=4)
-        seconds = json.loads(meta.read_text(encoding="utf-8"))["seconds"]
-        timings[name] = (seconds, "executed by the build, cached")
-    else:
+    disk = on_disk(article, lang, fw)
+    entry = record.get(name)
+    assert entry is not None, f"{name}: not in {nbs.RECORD.name} {rebuild}"
+    assert entry["device"] == "cpu", f"{name}: executed on {entry['device']}, not on the CPU"
+    assert entry["key"] == nbs.cache_key(fresh, fw, "cpu"), (
+        f"{name}: the build executed other inputs than today's {rebuild}"
+    )
+    assert entry["outputs"] == nbs.outputs_digest(disk), (
+        f"{name}: the notebook on disk does not carry the outputs of the recorded execution "
+        f"{rebuild}"
+    )
+    run = os.environ.get("AUTOGRAD_RUN_ID")
+    if run:
+        assert entry["run"] == run, (
+            f"{name}: executed by run {entry['run']!r}, not by this run ({run}) {rebuild}"
+        )
+    if FRESH:
         executed = copy.deepcopy(fresh)
         try:
             seconds = nbs.execute(executed, name, "cpu")
         except nbs.NotebookFailed as exc:
             pytest.fail(str(exc))
-        if not FRESH:
-            nbs.store(executed, key, seconds, "cpu")
         timings[name] = (seconds, "executed now")
+    else:
+        executed = disk
+        timings[name] = (entry["execution_s"], f"executed by the build, run {entry['run']}")
     problems = nbs.execution_problems(executed, name)
     assert not problems, "\n".join(problems)
     codes = [c for c in executed.cells if c.cell_type == "code"]
     assert all(c.execution_count is not None for c in codes), f"{name}: not every cell ran"
     assert "default device: cpu" in "".join(o.get("text", "") for o in codes[0].outputs)
 
-    disk = on_disk(article, lang, fw)
-    rebuild = "(run `python -m verified.notebooks build`)"
     assert disk.metadata[nbs.SIGNATURE].get("executed_on") == "cpu", f"{name}: not run on CPU"
     assert nbs.code_signature(disk) == nbs.code_signature(fresh), f"{name}: stale {rebuild}"
     assert not nbs.execution_problems(disk, name), f"{name}: {rebuild}"
-    if from_cache:
-        disk_outputs = [c.outputs for c in disk.cells if c.cell_type == "code"]
-        assert disk_outputs == [c.outputs for c in codes], (
-            f"{name}: the notebook on disk does not carry this execution's outputs {rebuild}"
-        )
 
 
 # -- on the site ------------------------------------------------------------------------------
@@ -549,14 +564,8 @@ def test_generated_cells_on_a_demo_page(tmp_path, timings, monkeypatch):
     )
     assert "Paddle-only prose" in "\n".join(c.source for c in other.cells)
 
-    seconds = nbs.execute(nb, "demo/en-torch", "cpu")
-    timings["(demo page) en/demo-torch"] = (seconds, "executed now")
-    assert nbs.execution_problems(nb, "demo") == []
-    assert code[2].outputs[-1]["ename"] == "RuntimeError"
-    assert "Skipped: this cell needs a GPU" in code[3].outputs[0]["text"]
-    assert code[1].outputs[0]["text"].strip() == "6.0"
-
-    # an unexpected exception fails the notebook, naming the notebook, the cell and the error
+    # an unexpected exception fails the notebook, naming the notebook, the cell and the error;
+    # both notebooks run side by side, their results come back in the order given
     broken = nbs.generate(
         "demo", "en", "torch", docs=docs, snippets=snippets, render=_same_as_text, infos=infos
     )
@@ -566,8 +575,16 @@ def test_generated_cells_on_a_demo_page(tmp_path, timings, monkeypatch):
         if c.metadata.get(nbs.SIGNATURE, {}).get("snippet") == "demo/ok_torch.py"
     )
     broken.cells[index].source = "raise KeyError('unexpected')"
-    with pytest.raises(nbs.NotebookFailed, match=rf"demo/broken: cell {index} .*KeyError"):
-        nbs.execute(broken, "demo/broken", "cpu")
+    seconds, failed = execute_many(
+        [(nb, "demo/en-torch", "cpu"), (broken, "demo/broken", "cpu")], workers=2
+    )
+    assert isinstance(failed, nbs.NotebookFailed), failed
+    assert re.search(rf"demo/broken: cell {index} .*KeyError", str(failed)), str(failed)
+    timings["(demo page) en/demo-torch"] = (seconds, "executed now")
+    assert nbs.execution_problems(nb, "demo") == []
+    assert code[2].outputs[-1]["ename"] == "RuntimeError"
+    assert "Skipped: this cell needs a GPU" in code[3].outputs[0]["text"]
+    assert code[1].outputs[0]["text"].strip() == "6.0"
 
 
 SECTION_INDEX = """\

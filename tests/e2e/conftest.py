@@ -62,8 +62,10 @@ def artefacts() -> Path:
 
 @pytest.fixture(scope="session")
 def browser():
-    """Headless Chromium. launch() runs it on a fresh temporary profile (user data dir) that
-    Playwright deletes afterwards; each test then gets its own fresh context."""
+    """Headless Chromium, started once. launch() runs it on a fresh temporary profile (user data
+    dir) that Playwright deletes afterwards; a test that records traffic or needs a cold cache
+    gets its own fresh context (``context``, ``new_page``), the others share one
+    (``shared_page``)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} not found: `apt-get install -y chromium fonts-noto-cjk`")
     from playwright.sync_api import sync_playwright
@@ -86,6 +88,25 @@ def context(browser):
         yield context
     finally:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def shared_context(browser):
+    """One context for the tests that need no isolation (they record no traffic and start
+    from no particular state): they navigate its page instead of opening a context each."""
+    context = browser.new_context(viewport=VIEWPORT, service_workers="block")
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def shared_page(shared_context):
+    """The shared context's page (a new one if a test closed it or it crashed)."""
+    pages = [p for p in shared_context.pages if not p.is_closed()]
+    return pages[0] if pages else shared_context.new_page()
 
 
 @pytest.fixture

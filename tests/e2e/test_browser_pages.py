@@ -76,10 +76,10 @@ def test_page_loads_clean_and_self_contained(
 
 
 @pytest.mark.parametrize("site_page", PAGES, ids=IDS)
-def test_language_switcher_lands_on_same_page(site_page: Page, site_dir, base_url, new_page):
-    """Clicks the header's language menu. (The traffic of every page, the landing pages
-    included, is checked by the test above.)"""
-    page, _ = new_page()
+def test_language_switcher_lands_on_same_page(site_page: Page, site_dir, base_url, shared_page):
+    """Clicks the header's language menu, in the page the tests share (each navigates it).
+    (The traffic of every page, the landing pages included, is checked by the test above.)"""
+    page = shared_page
     for other in (lang for lang in LANGS if lang != site_page.lang):
         page.goto(base_url + site_page.path, wait_until="domcontentloaded")
         expected = base_url + site_page.counterpart(other)

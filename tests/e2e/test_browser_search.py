@@ -4,6 +4,10 @@ Two kinds of query: words that must find an article, and what a reader pastes fr
 message (a sentence, the operation it names, a Python operator), which must find the message's
 entry on the error index. Each language's search lists that language's pages only.
 
+Every query of a language runs in one page of that language's site, loaded once: the search
+box is cleared (the list empties), the query typed, and the results read once they are stable,
+as a reader searching again would. A page that fails a query is replaced by a fresh one.
+
 The rank of a result is its place in Material's own order: every section and page the search
 returned, sorted by the score Material shows in ``data-md-score`` (its ranking, after its
 post-query boosts), ties in the order of the list. The ranks of every query are written to
@@ -18,6 +22,7 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
+from browserkit import TIMEOUT_MS, VIEWPORT
 from sitemodel import ARTEFACTS, LANGS, content, lang_prefix, page_at, parse
 
 pytestmark = pytest.mark.e2e
@@ -302,6 +307,14 @@ def search(page, query: str) -> list[tuple[str, float]]:
     if not box.is_visible():  # narrow screens: open the search overlay first
         page.locator("label.md-header__button[for='__search']").click()
     box.click()
+    if box.input_value():  # the page's previous query: cleared, its results gone
+        box.fill("")
+        box.press("End")
+        page.wait_for_function(
+            "() => !document.querySelector('.md-search-result__list > li') && "
+            "!/no matching|没有找到/i.test("
+            "document.querySelector('.md-search-result__meta').textContent)"
+        )
     box.fill(query)
     box.press("End")  # Material reads the query on keyup
     meta = page.locator(".md-search-result__meta")
@@ -345,10 +358,43 @@ def other_language_results(results, lang: str) -> list[str]:
     return [loc for loc, _ in results if loc.startswith(tuple(others))]
 
 
-def run_query(new_page, base_url, lang: str, query: str):
-    page, _ = new_page()
-    page.goto(base_url + lang_prefix(lang))
-    results = search(page, query)
+@pytest.fixture(scope="module")
+def search_page(browser, base_url):
+    """``search_page(lang)``: the page of that language's home where its queries run, opened
+    (and its search loaded) on first use; ``search_page.discard(lang)`` closes it, so that the
+    next query gets a fresh one."""
+    context = browser.new_context(viewport=VIEWPORT, service_workers="block")
+    context.set_default_timeout(TIMEOUT_MS)
+    opened = {}
+
+    def get(lang: str):
+        if lang not in opened:
+            page = context.new_page()
+            page.goto(base_url + lang_prefix(lang))
+            opened[lang] = page
+        return opened[lang]
+
+    def discard(lang: str) -> None:
+        page = opened.pop(lang, None)
+        if page is not None:
+            page.close()
+
+    get.discard = discard
+    try:
+        yield get
+    finally:
+        context.close()
+
+
+def run_query(search_page, lang: str, query: str):
+    page = search_page(lang)
+    answered = False
+    try:
+        results = search(page, query)
+        answered = True
+    finally:
+        if not answered:  # the page may be in any state: the next query gets a fresh one
+            search_page.discard(lang)
     wrong = other_language_results(results, lang)
     assert not wrong, f"{query!r} on /{lang_prefix(lang)} lists other languages' pages: {wrong[:5]}"
     return results
@@ -378,8 +424,8 @@ def describe(results) -> str:
 @pytest.mark.parametrize(
     ("lang", "query", "article"), ARTICLE_CASES.values(), ids=ARTICLE_CASES.keys()
 )
-def test_search_finds_the_article(lang, query, article, site_dir, base_url, new_page):
-    results = run_query(new_page, base_url, lang, query)
+def test_search_finds_the_article(lang, query, article, site_dir, search_page):
+    results = run_query(search_page, lang, query)
     expected = lang_prefix(lang) + article
     rank = rank_of(results, lambda loc: loc.startswith(expected))  # its overview or a sub-page
     pages = list(dict.fromkeys(loc.split("#")[0] for loc, _ in results))
@@ -392,10 +438,10 @@ def test_search_finds_the_article(lang, query, article, site_dir, base_url, new_
 @pytest.mark.parametrize(
     ("lang", "query", "sub_page"), SUB_PAGE_CASES.values(), ids=SUB_PAGE_CASES.keys()
 )
-def test_search_finds_the_sub_page(lang, query, sub_page, site_dir, base_url, new_page):
+def test_search_finds_the_sub_page(lang, query, sub_page, site_dir, search_page):
     expected = lang_prefix(lang) + sub_page
     assert page_at(expected) is not None, f"no page /{expected}"
-    results = run_query(new_page, base_url, lang, query)
+    results = run_query(search_page, lang, query)
     pages = list(dict.fromkeys(loc.split("#")[0] for loc, _ in results))
     rank = pages.index(expected) + 1 if expected in pages else None
     record(f"sub-page-{lang}-{query}", lang, query, expected, rank, results)
@@ -414,13 +460,13 @@ OP_CASES = op_name_cases()
     [c[1:] for c in ENTRY_CASES + OP_CASES],
     ids=[c[0] for c in ENTRY_CASES + OP_CASES],
 )
-def test_a_pasted_message_finds_its_entry(lang, query, entry, site_dir, base_url, new_page):
+def test_a_pasted_message_finds_its_entry(lang, query, entry, site_dir, search_page):
     expected = f"{lang_prefix(lang)}{ERRORS}#{entry}"
     page = page_at(lang_prefix(lang) + ERRORS)
     assert page is not None and entry in entry_messages(page.file), (
         f"no entry #{entry} on /{lang_prefix(lang)}{ERRORS}"
     )
-    results = run_query(new_page, base_url, lang, query)
+    results = run_query(search_page, lang, query)
     rank = rank_of(results, lambda loc: loc == expected)
     record(f"{lang}-{query}", lang, query, expected, rank, results)
     assert rank is not None and rank <= TOP, (

@@ -20,8 +20,9 @@ def overviews() -> list[str]:
     return [k for k in keys if any(o != k and o.startswith(k) for o in keys)] or ["none/"]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def first_screen_page(browser, base_url):
+    """One page at the first screen's size, navigated by each test."""
     context = browser.new_context(viewport=FIRST_SCREEN, service_workers="block")
     context.set_default_timeout(15_000)
     try:

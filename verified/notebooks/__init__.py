@@ -52,7 +52,14 @@ from verified.notebooks.base import (
     repository_path,
     section_pages,
 )
-from verified.notebooks.build import Built, build, build_one, export
+from verified.notebooks.build import (
+    Built,
+    build,
+    build_one,
+    export,
+    outputs_digest,
+    run_id,
+)
 from verified.notebooks.cache import cache_key, merge_outputs, store, versions
 from verified.notebooks.cells import generate, repository_notebook
 from verified.notebooks.check import (
@@ -101,6 +108,8 @@ __all__ = [
     "build_one",
     "export",
     "cache_key",
+    "outputs_digest",
+    "run_id",
     "check",
     "code_signature",
     "execute",

@@ -28,6 +28,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     b.add_argument("--force", action="store_true", help="execute even if cached")
     b.add_argument("--only", nargs="*", help="substrings of <lang>/<article>-<framework>")
+    b.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="kernels at a time (default: $AUTOGRAD_NOTEBOOK_JOBS, else 2)",
+    )
     sub.add_parser(
         "check",
         help="fail if a notebook (or a copy under notebooks/) does not match its page and "
@@ -45,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.command == "build":
-            build(args.device, force=args.force, only=args.only)
+            build(args.device, force=args.force, only=args.only, jobs=args.jobs)
         elif args.command == "export":
             export()
         else:

@@ -1,8 +1,9 @@
 """The execution cache: a notebook is executed again only when its code changes.
 
 Executed notebooks are kept in ``build/notebooks/cache/<key>.ipynb`` (with ``<key>.json``:
-seconds and device); the key hashes the code cells and their tags and timeouts, the framework
-and Python versions and the device, so prose-only edits never re-execute.
+seconds, device and the run that executed it); the key hashes the code cells and their tags
+and timeouts, the framework and Python versions and the device, so prose-only edits never
+re-execute.
 """
 
 from __future__ import annotations
@@ -62,11 +63,11 @@ def _write_atomic(path: Path, text: str) -> None:
     tmp.replace(path)  # a concurrent build never reads half a file
 
 
-def store(executed, key: str, seconds: float, device: str) -> None:
+def store(executed, key: str, seconds: float, device: str, *, run: str | None = None) -> None:
     """Put an execution in the cache (the notebook first: an entry is complete once its .json
-    exists)."""
+    exists), with the run that executed it (build.run_id())."""
     import nbformat
 
     _write_atomic(CACHE / f"{key}.ipynb", nbformat.writes(executed) + "\n")
-    meta = {"seconds": round(seconds, 2), "device": device}
+    meta = {"seconds": round(seconds, 2), "device": device, "run": run}
     _write_atomic(CACHE / f"{key}.json", json.dumps(meta) + "\n")

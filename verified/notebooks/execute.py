@@ -8,6 +8,7 @@ raising, each with its claim's exception type.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -94,6 +95,36 @@ def _stream_text(cell) -> str:
 
 def execute(nb, name: str, device: str, *, timeout: float | None = None) -> float:
     """Execute ``nb`` in place in a fresh kernel on ``device``; return the seconds it took."""
+    from jupyter_core.utils import run_sync
+
+    return run_sync(execute_async)(nb, name, device, timeout=timeout)
+
+
+def execute_many(
+    jobs: list[tuple], *, workers: int = 2, timeout: float | None = None
+) -> list[float | NotebookFailed]:
+    """Execute the notebooks of ``jobs`` (``(nb, name, device)``, each in place), ``workers`` kernels
+    at a time; the seconds each took, or its failure, in the order of ``jobs``."""
+    from jupyter_core.utils import run_sync
+
+    async def run_all() -> list:
+        gate = asyncio.Semaphore(max(1, workers))
+
+        async def one(nb, name: str, device: str):
+            async with gate:
+                try:
+                    return await execute_async(nb, name, device, timeout=timeout)
+                except NotebookFailed as exc:
+                    return exc
+
+        return await asyncio.gather(*(one(*job) for job in jobs))
+
+    return run_sync(run_all)()
+
+
+async def execute_async(nb, name: str, device: str, *, timeout: float | None = None) -> float:
+    """:func:`execute`, as a coroutine: kernels of several notebooks may run side by side (each
+    gets ``AUTOGRAD_DEVICE`` in its own environment; this process's is left alone)."""
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
@@ -105,8 +136,6 @@ def execute(nb, name: str, device: str, *, timeout: float | None = None) -> floa
         value = cell.metadata.get(SIGNATURE, {}).get("timeout", DEFAULT_CELL_TIMEOUT)
         return int(timeout or value)
 
-    saved = os.environ.get("AUTOGRAD_DEVICE")
-    os.environ["AUTOGRAD_DEVICE"] = device
     started = time.perf_counter()
     client = NotebookClient(
         nb,
@@ -119,18 +148,15 @@ def execute(nb, name: str, device: str, *, timeout: float | None = None) -> floa
     logs = BUILD / "notebooks" / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     log = open(logs / f"{name.replace('/', '-')}.log", "w", encoding="utf-8")  # noqa: SIM115
+    env = {**os.environ, "AUTOGRAD_DEVICE": device}
     try:  # the kernel's own stdout/stderr (C++ logging, warnings) go to the log, not the console
-        client.execute(stdout=log, stderr=log)
+        await client.async_execute(stdout=log, stderr=log, env=env)
     except CellTimeoutError as exc:
         raise NotebookFailed(f"{name}: a cell timed out: {str(exc)[:300]}") from None
     except CellExecutionError:
         problems = execution_problems(nb, name)
         raise NotebookFailed("; ".join(problems) or f"{name}: a cell failed") from None
     finally:
-        if saved is None:
-            os.environ.pop("AUTOGRAD_DEVICE", None)
-        else:
-            os.environ["AUTOGRAD_DEVICE"] = saved
         seconds = time.perf_counter() - started
         log.close()
         _sanitize_outputs(nb, run_dir)

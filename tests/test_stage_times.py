@@ -1,0 +1,119 @@
+"""Stage times (verified/stagetimes.py): every nox session prints its stages' times when it ends
+and appends them to build/stage-times.tsv; CI prints the whole table."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from verified import stagetimes
+from verified.claims import ROOT
+from verified.stagetimes import Row
+
+
+def test_rows_are_appended_and_read_back(tmp_path):
+    times = tmp_path / "build" / "stage-times.tsv"
+    stagetimes.append([Row("tests", "claims-and-engine", 301.26, "run")], times)
+    stagetimes.append([Row("tests", "site", 0.4, "reused"), Row("e2e", "install", 2, "run")], times)
+    assert times.read_text(encoding="utf-8").splitlines() == [
+        "session\tstage\tseconds\thow",
+        "tests\tclaims-and-engine\t301.3\trun",
+        "tests\tsite\t0.4\treused",
+        "e2e\tinstall\t2.0\trun",
+    ]
+    assert stagetimes.read(times) == [
+        Row("tests", "claims-and-engine", 301.3, "run"),
+        Row("tests", "site", 0.4, "reused"),
+        Row("e2e", "install", 2.0, "run"),
+    ]
+
+
+def test_the_table_names_each_stage_its_time_and_how_and_sums_them():
+    rows = [Row("tests", "claims-and-engine", 301.3, "run"), Row("tests", "site", 0.4, "reused")]
+    lines = stagetimes.table(rows, total=320.0).splitlines()
+    assert lines[0].split() == ["session", "stage", "seconds", "run", "or", "reused"]
+    assert lines[2].split() == ["tests", "claims-and-engine", "301.3", "run"]
+    assert lines[3].split() == ["tests", "site", "0.4", "reused"]
+    assert lines[4].split() == ["sum", "of", "the", "stages", "301.7"]
+    assert lines[5].split() == ["wall", "time", "320.0"]
+    # aligned: the last column starts, the seconds (right-aligned) end, at one place
+    assert len({line.rindex(line.split()[-1]) for line in lines[2:4]}) == 1
+    assert len({line.index(line.split()[2]) + len(line.split()[2]) for line in lines[2:4]}) == 1
+
+
+def test_the_command_line_adds_shows_and_clears(tmp_path, capsys, monkeypatch):
+    times = tmp_path / "stage-times.tsv"
+    monkeypatch.setattr(stagetimes, "TIMES", times)
+    assert stagetimes.main(["add", "ci", "apt-get", "12", "run"]) == 0
+    assert stagetimes.main(["show", "--total", "15", str(times)]) == 0
+    shown = capsys.readouterr().out
+    assert "apt-get" in shown and "12.0" in shown and "15.0" in shown
+    assert stagetimes.main(["clear", str(times)]) == 0
+    assert not times.exists()
+    assert stagetimes.main(["show", str(times)]) == 1  # nothing recorded: says so, fails
+
+
+@pytest.mark.parametrize(
+    ("row", "error"),
+    [
+        (("tests", "site", 1.0, "skipped"), "how must be one of"),
+        (("tests", "two\tfields", 1.0, "run"), "one line without tabs"),
+        (("", "site", 1.0, "run"), "one line without tabs"),
+    ],
+)
+def test_a_bad_row_is_refused(row, error):
+    with pytest.raises(ValueError, match=error):
+        Row(*row)
+
+
+def test_a_file_that_is_not_a_stage_table_is_named(tmp_path):
+    other = tmp_path / "other.tsv"
+    other.write_text("a\tb\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="other.tsv: not a stage-times file"):
+        stagetimes.read(other)
+
+
+TIMED_SESSIONS = {"tests", "site", "notebooks", "e2e", "gpu_sim", "lint"}
+
+
+def test_every_session_of_ci_and_the_readme_prints_its_stage_times():
+    """The sessions CI and the README run are wrapped in noxfile.timed, and each times its
+    stages through install(), stage(), build() or timing()."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    assert functions.keys() >= TIMED_SESSIONS
+    for name in sorted(TIMED_SESSIONS):
+        function = functions[name]
+        decorators = [ast.unparse(d) for d in function.decorator_list]
+        assert "timed" in decorators, f"noxfile.py: session {name} is not @timed"
+        calls = {
+            ast.unparse(node.func) for node in ast.walk(function) if isinstance(node, ast.Call)
+        }
+        assert calls & {"install", "stage", "build", "timing"}, f"{name} times no stage"
+        untimed = [
+            ast.unparse(node)
+            for node in ast.walk(function)
+            if isinstance(node, ast.Call)
+            and ast.unparse(node.func) == "session.run"
+            and not _inside_timing(function, node)
+        ]
+        allowed = ["mkdocs", "serve"]  # `nox -s site -- serve` serves until stopped
+        assert all(all(word in call for word in allowed) for call in untimed), (
+            f"noxfile.py: session {name} runs outside a timed stage: {untimed}"
+        )
+
+
+def _inside_timing(function: ast.FunctionDef, call: ast.Call) -> bool:
+    """Whether ``call`` is in the body of a ``with timing(...)`` block of ``function``."""
+    blocks = [
+        node
+        for node in ast.walk(function)
+        if isinstance(node, ast.With)
+        and any(
+            isinstance(item.context_expr, ast.Call)
+            and ast.unparse(item.context_expr.func) == "timing"
+            for item in node.items
+        )
+    ]
+    return any(inner is call for block in blocks for inner in ast.walk(block))
