@@ -13,8 +13,8 @@ merged expectation, the engine code that runs and judges it, and the framework v
 from __future__ import annotations
 
 import hashlib
-import io
 import json
+import io
 import re
 import tokenize
 import tomllib
