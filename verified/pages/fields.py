@@ -99,7 +99,9 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
     if field_name == "host":  # the machine a figure shown only was measured on
         if not isinstance((rec.get("env") or {}).get("host"), dict):
             raise ReportError(f"{label}: the record does not name the machine it ran on")
-        return escape(host_text(rec["env"], lang))
+        # shown on the page, left out of the search index (like the provenance line's
+        # environment): the index must not depend on the machine that built the site
+        return f'<span data-search-exclude="host">{escape(host_text(rec["env"], lang))}</span>'
     if field_name == "repeat":
         if not isinstance(observed.get("repeat"), int):
             raise ReportError(f"{label}: no number of timed runs observed")
