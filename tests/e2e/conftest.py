@@ -80,26 +80,25 @@ def browser():
             browser.close()
 
 
-@pytest.fixture
-def context(browser):
+def _context(browser):
     context = browser.new_context(viewport=VIEWPORT, service_workers="block")
     context.set_default_timeout(TIMEOUT_MS)
     try:
         yield context
     finally:
         context.close()
+
+
+@pytest.fixture
+def context(browser):
+    yield from _context(browser)
 
 
 @pytest.fixture(scope="session")
 def shared_context(browser):
     """One context for the tests that need no isolation (they record no traffic and start
     from no particular state): they navigate its page instead of opening a context each."""
-    context = browser.new_context(viewport=VIEWPORT, service_workers="block")
-    context.set_default_timeout(TIMEOUT_MS)
-    try:
-        yield context
-    finally:
-        context.close()
+    yield from _context(browser)
 
 
 @pytest.fixture
