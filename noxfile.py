@@ -44,6 +44,7 @@ PHASE_ONE = "not site and not e2e and not gpu_sim"
 # this many processes (both cores of the developers' machine). Not the claims: their own
 # scheduler already uses the cores, and the timing claims must run alone.
 SITE_WORKERS = os.environ.get("AUTOGRAD_SITE_WORKERS", "2")
+E2E_WORKERS = os.environ.get("AUTOGRAD_E2E_WORKERS", "2")  # browser tests, the same
 MATRIX = tomllib.loads(Path("results/matrix.toml").read_text(encoding="utf-8"))["environment"]
 # Downloads of `nox -s matrix`, kept between runs (pip's own HTTP cache stores nothing from the
 # package server here, which sends no caching headers).
@@ -225,7 +226,13 @@ def e2e(session: nox.Session) -> None:
             "python", "-c", "import pathlib, sys; pathlib.Path('site/index.html').exists() or "
             "sys.exit('site/ is not built: run `nox -s tests` or `nox -s site` first')",
         )  # fmt: skip
-        session.run("pytest", "-m", "e2e", "tests/e2e", *session.posargs)
+        # One browser and one site server per worker, both cores: the modules that share a
+        # page or a server among their tests (search, first screen, JupyterLab) each stay on
+        # one worker (their xdist_group); the other tests go to whichever worker is free.
+        session.run(
+            "pytest", "-m", "e2e", "tests/e2e", "-n", E2E_WORKERS, "--dist", "loadgroup",
+            *session.posargs,
+        )  # fmt: skip
 
 
 @nox.session(python="3.11", name="gpu-sim")

@@ -121,6 +121,19 @@ def new_page(context, base_url):
     return make
 
 
+def pytest_sessionfinish(session):
+    """Under pytest-xdist a worker hands its page weights to the controller, which prints them."""
+    out = getattr(session.config, "workeroutput", None)
+    if out is not None:
+        out["page_weights"] = json.dumps(PAGE_WEIGHTS)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist's hook, on the controller: a worker ended; keep its page weights."""
+    PAGE_WEIGHTS.update(json.loads(getattr(node, "workeroutput", {}).get("page_weights", "{}")))
+
+
 def pytest_terminal_summary(terminalreporter):
     if not PAGE_WEIGHTS:
         return

@@ -25,7 +25,9 @@ import pytest
 from browserkit import TIMEOUT_MS, VIEWPORT
 from sitemodel import ARTEFACTS, LANGS, content, lang_prefix, page_at, parse
 
-pytestmark = pytest.mark.e2e
+# One worker runs this module's tests (pytest-xdist, --dist loadgroup): its module fixture
+# is started once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("search")]
 
 TOP = 3  # the right article, or the right error-index entry, must be among the first three
 ERRORS = "errors/"  # the error index, in each language below lang_prefix(lang)

@@ -9,7 +9,9 @@ from urllib.parse import quote, unquote
 import pytest
 from sitemodel import LANGS, article_keys, lang_prefix
 
-pytestmark = pytest.mark.e2e
+# One worker runs this module's tests (pytest-xdist, --dist loadgroup): its module fixture
+# is started once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("first-screen")]
 
 FIRST_SCREEN = {"width": 1280, "height": 800}
 SCREENS: dict[str, dict] = {}  # measured, printed with the page weights' artefacts

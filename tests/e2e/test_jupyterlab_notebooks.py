@@ -29,7 +29,9 @@ import nbformat
 import pytest
 from sitemodel import ARTEFACTS, ROOT, SITE
 
-pytestmark = pytest.mark.e2e
+# One worker runs this module's tests (pytest-xdist, --dist loadgroup): its module fixture
+# is started once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("jupyterlab")]
 
 SIGNATURE = "autograd_verified"
 FRAMEWORKS = ("paddle", "torch")
