@@ -10,6 +10,7 @@ import pytest
 from claimkit import VERSIONS, context_for, env_for, make_snippets, observed_for
 
 from verified import claims as claims_module
+from verified import report as report_module
 from verified.claims import all_cases
 from verified.context import RunContext, cpu_model, host, now
 from verified.report import (
@@ -295,6 +296,32 @@ def test_lookup_of_passed_failed_skipped_stale_missing(snippets, tmp_path):
         Reports(reports.live.path, tmp_path / "results", snippets, VERSIONS).get(
             "fixture.grad", "paddle"
         )
+
+
+def test_a_build_judges_each_record_once_a_new_read_judges_again(snippets, tmp_path, monkeypatch):
+    """The reports of a build (Reports) judge each record once: the pages ask for the same
+    records thousands of times and judging one hashes every file its case reads (most of the
+    site build's time before). A new read of the reports (the next build) judges again; a
+    Report read on its own judges at each call."""
+    reports = make_reports(snippets, tmp_path, run_all(snippets))
+    judged = []
+    real = report_module.staleness
+    monkeypatch.setattr(
+        report_module, "staleness", lambda *a, **k: judged.append(a[0]["id"]) or real(*a, **k)
+    )
+    first = reports.entries_for("fixture.grad", "paddle", "cpu")
+    assert reports.entries_for("fixture.grad", "paddle", "cpu") == first
+    again_read = zip(reports.live.entries(), reports.live.entries(), strict=True)
+    assert all(e is f for e, f in again_read)
+    assert judged.count("fixture.grad") == 2  # paddle and torch, once each
+    (snippets / "fixture" / "grad_paddle.py").write_text("# changed\n", encoding="utf-8")
+    assert reports.entries_for("fixture.grad", "paddle", "cpu")[0].stale is None  # this build's
+    again = Reports(reports.live.path, tmp_path / "results", snippets, VERSIONS)
+    assert again.entries_for("fixture.grad", "paddle", "cpu")[0].stale.startswith("the snippet")
+    alone = Report(reports.live.path, live=True, snippets=snippets, versions=VERSIONS)
+    rec = alone.records[("fixture.grad", "paddle", "cpu")]
+    before = len(judged)
+    assert alone.entry(rec) is not alone.entry(rec) and len(judged) == before + 2
 
 
 def test_gpu_values_may_come_from_an_environment_report_cpu_values_never(snippets, tmp_path):

@@ -273,6 +273,7 @@ class Report:
         live: bool,
         snippets: Path = SNIPPETS,
         versions: dict[str, str | None] | None = None,
+        judge_once: bool = False,
     ) -> None:
         if not path.exists():
             raise ReportError(
@@ -292,6 +293,11 @@ class Report:
         self.versions = versions or {}  # instead of the installed versions (live reports)
         self.name = self.data.get("name") or path.stem
         self.records = {key_of(r): r for r in self.data["claims"]}
+        # ``judge_once``: each record's entry is judged once and kept, for a build (Reports),
+        # which reads the reports once (verified.pages.site reads them again when `mkdocs serve`
+        # rebuilds) and asks for the same records thousands of times; judging one hashes every
+        # file its case reads. Otherwise each call judges the record against the files now.
+        self._entries: dict[tuple[str, str, str], Entry] | None = {} if judge_once else None
 
     @cached_property
     def claims(self) -> dict[str, Claim]:
@@ -303,9 +309,15 @@ class Report:
         return (rec.get("env") or {}).get("version")
 
     def entry(self, rec: dict) -> Entry:
+        known = None if self._entries is None else self._entries.get(key_of(rec))
+        if known is not None and known.rec is rec:
+            return known
         version = self.expected_version(rec)
         why = staleness(rec, case_for(self.claims, rec, version), version)
-        return Entry(rec, self, why)
+        entry = Entry(rec, self, why)
+        if self._entries is not None:
+            self._entries[key_of(rec)] = entry
+        return entry
 
     def entries(self) -> list[Entry]:
         return [self.entry(rec) for rec in self.records.values()]
@@ -341,13 +353,14 @@ class Reports:
         versions: dict[str, str | None] | None = None,
         failed_shown: bool | None = None,
     ) -> None:
-        self.live = Report(live, live=True, snippets=snippets, versions=versions)
+        self.live = Report(live, live=True, snippets=snippets, versions=versions, judge_once=True)
         # the build's setting: whether pages mark what did not pass instead of refusing it
         # (default: the SHOW_FAILED variable); verified.pages.standing decides with it, lookup
         # here never does
         self.failed_shown = show_failed() if failed_shown is None else failed_shown
         self.others = [
-            Report(p, live=False, snippets=snippets) for p in sorted(results.glob("*.json"))
+            Report(p, live=False, snippets=snippets, judge_once=True)
+            for p in sorted(results.glob("*.json"))
         ]
         self.snippets = snippets
 
