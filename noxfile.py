@@ -283,6 +283,11 @@ def matrix(session: nox.Session, env: str) -> None:
         fetch_and_install(session, *pins, *tools)
     fetch_and_install(session, "--no-deps", *named)
     report = Path("results") / f"{env}.json"
+    # `nox -s matrix -- <claim id> ...`: only those claims (and any whose id contains one); the
+    # report keeps its other records that are still fresh (verified.report.write merges them)
+    selected = f"{spec['framework']}-cpu"
+    if session.posargs:
+        selected += " and (" + " or ".join(session.posargs) + ")"
     session.run(
         "python",
         "-m",
@@ -294,7 +299,7 @@ def matrix(session: nox.Session, env: str) -> None:
         "-p",
         "no:anyio",  # a framework's dependency (httpx's anyio), not a plugin of this suite
         "-k",
-        f"{spec['framework']}-cpu",
+        selected,
         env={"AUTOGRAD_REPORT": str(report.resolve()), "AUTOGRAD_REPORT_NAME": env},
     )
 
