@@ -185,7 +185,7 @@ GAP = re.compile(r"Its version is (\d+) but the expected version is (\d+)")
 
 
 def message_gap(name):
-    """sin saves a tensor, one call writes into it; the two versions backward's message gives."""
+    """sin saves a tensor, one call writes into it: how far apart backward's message puts the versions."""
     weight = paddle.to_tensor(FLOATS, stop_gradient=False)
     hidden = weight * 1
     result = paddle.sin(hidden)  # saves hidden

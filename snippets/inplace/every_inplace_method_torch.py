@@ -91,7 +91,7 @@ GAP = re.compile(r"is at version (\d+); expected version (\d+)")
 
 
 def message_gap(name):
-    """sin saves a tensor, one call writes into it; the two versions backward's message gives."""
+    """sin saves a tensor, one call writes into it: how far apart backward's message puts the versions."""
     weight = torch.tensor(FLOATS, requires_grad=True)
     hidden = weight * 1
     result = torch.sin(hidden)  # saves hidden

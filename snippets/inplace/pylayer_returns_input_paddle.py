@@ -43,11 +43,26 @@ def leaf():
     return paddle.to_tensor([1.0, 2.0], stop_gradient=False)
 
 
+def backward_after(layer):
+    """sin saves a tensor, then `layer` is applied to it: does backward raise?"""
+    hidden = leaf() * 1
+    result = paddle.sin(hidden)  # saves hidden
+    layer.apply(hidden)
+    try:
+        result.sum().backward()
+    except RuntimeError as exc:
+        if "modified by an inplace operation" not in str(exc):
+            raise
+        return "backward raises"
+    return "backward runs"
+
+
 outcome = {
     "Identity, a leaf": apply_to(Identity, leaf()),
     "Identity, an intermediate tensor": apply_to(Identity, leaf() * 1),
     "NotInplace, a leaf": apply_to(NotInplace, leaf()),
     "NotInplace, an intermediate tensor": apply_to(NotInplace, leaf() * 1),
+    "Identity, a tensor sin saved": backward_after(Identity),
 }
 for case, result in outcome.items():
     print(f"{case:36} {result}")

@@ -45,11 +45,26 @@ def leaf():
     return torch.tensor([1.0, 2.0], requires_grad=True)
 
 
+def backward_after(layer):
+    """sin saves a tensor, then `layer` is applied to it: does backward raise?"""
+    hidden = leaf() * 1
+    result = torch.sin(hidden)  # saves hidden
+    layer.apply(hidden)
+    try:
+        result.sum().backward()
+    except RuntimeError as exc:
+        if "modified by an inplace operation" not in str(exc):
+            raise
+        return "backward raises"
+    return "backward runs"
+
+
 outcome = {
     "Identity, a leaf": apply_to(Identity, leaf()),
     "Identity, an intermediate tensor": apply_to(Identity, leaf() * 1),
     "MarkedDirty, a leaf": apply_to(MarkedDirty, leaf()),
     "MarkedDirty, an intermediate tensor": apply_to(MarkedDirty, leaf() * 1),
+    "Identity, a tensor sin saved": backward_after(Identity),
 }
 for case, result in outcome.items():
     print(f"{case:36} {result}")
