@@ -2,7 +2,8 @@ import paddle
 
 weight = paddle.to_tensor([[0.5, 1.0], [2.0, -1.0], [1.5, 0.5]], stop_gradient=False)
 # Out of place: the first row doubled, the others kept; the gradient to compare with.
-expected = paddle.grad((weight * paddle.to_tensor([[2.0], [1.0], [1.0]])).square().sum(), weight)[0]
+row_scales = paddle.to_tensor([[2.0], [1.0], [1.0]])
+expected = paddle.grad((weight * row_scales).square().sum(), weight)[0]
 
 
 def assign_first_row(new_row):

@@ -2,7 +2,8 @@ import torch
 
 weight = torch.tensor([[0.5, 1.0], [2.0, -1.0], [1.5, 0.5]], requires_grad=True)
 # Out of place: the first row doubled, the others kept; the gradient to compare with.
-expected = torch.autograd.grad((weight * torch.tensor([[2.0], [1.0], [1.0]])).square().sum(), weight)[0]
+row_scales = torch.tensor([[2.0], [1.0], [1.0]])
+expected = torch.autograd.grad((weight * row_scales).square().sum(), weight)[0]
 
 
 def assign_first_row(new_row):
