@@ -20,15 +20,15 @@ def assign_first_row(new_row):
 
 
 def times_tensor(row):
-    return row * paddle.to_tensor(2.0)  # multiply saves its inputs: the row itself too
+    return row * paddle.to_tensor(2.0)  # multiply saves the row it reads
 
 
 def times_number(row):
-    return row * 2.0  # a Python number: Paddle scales the row and saves nothing
+    return row * 2.0  # a Python number: Paddle runs scale, which does not save the row
 
 
 def plus_itself(row):
-    return row + row  # add needs no input for its gradient and saves none
+    return row + row  # add does not save the row
 
 
 outcome = {

@@ -20,7 +20,7 @@ def assign_first_row(new_row):
 
 
 def times_tensor(row):
-    return row * torch.tensor(2.0)  # mul saves what the gradient needs: not the row here
+    return row * torch.tensor(2.0)  # mul does not save the row here: the factor needs no gradient
 
 
 def times_number(row):
