@@ -42,17 +42,25 @@ def same_on_all_ranks(tensor):
 def run(wrap, step):
     """Wrap a fresh discriminator, run one training step; what happened and its statistics."""
     module = discriminator()
+    module[1]._mean.set_value(paddle.full([4], float(rank)))  # each process its own statistics
     paddle.seed(1 + rank)
     try:
         model = wrap(module)
+        statistics = module[1]._mean  # process 0 set them to 0.0
+        from_process_0 = same_on_all_ranks(statistics) and bool((statistics == 0.0).all())
         step(model)
         model.eval()
         model(paddle.zeros([1, 4]))
         result = "runs"
     except RuntimeError as error:
         result = f"RuntimeError: {re.split(r'[:.]', str(error))[0]}"
-    same = same_on_all_ranks(module[1]._mean) if result == "runs" else "not run"
-    return {"result": result, "same statistics after a forward": same}
+    if result != "runs":
+        return {"result": result, "same statistics after a forward": "not run"}
+    return {
+        "result": result,
+        "process 0's statistics after wrapping": from_process_0,
+        "same statistics after a forward": same_on_all_ranks(module[1]._mean),
+    }
 
 
 def sync_batchnorm(module):
@@ -60,6 +68,7 @@ def sync_batchnorm(module):
 
 
 report = {
+    "BatchNorm statistics are parameters": "_mean" in dict(nn.BatchNorm1D(4).named_parameters()),
     "DataParallel, two forwards": run(paddle.DataParallel, two_forwards),
     "DataParallel, one forward": run(paddle.DataParallel, one_forward),
     "DataParallel, backward between forwards": run(paddle.DataParallel, backward_between),

@@ -1,0 +1,14 @@
+import paddle
+
+x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+hidden = x.exp()
+loss = (hidden * hidden).sum()  # multiply saves hidden
+hidden.detach_()  # detaches hidden itself, in place, after multiply saved it
+print(f"hidden.stop_gradient: {hidden.stop_gradient}, hidden.grad_fn: {hidden.grad_fn}")
+try:
+    loss.backward()
+    correct = paddle.allclose(x.grad, 2 * paddle.exp(2 * x.detach())).item()  # loss is exp(2x)
+    outcome = "correct gradient, no error" if correct else "wrong gradient, no error"
+except RuntimeError as error:
+    outcome = f"RuntimeError at backward: {str(error).split('. ')[0]}"
+print(outcome)
