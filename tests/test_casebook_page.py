@@ -116,6 +116,13 @@ def test_known_issues_say_reproduced_only_where_a_matrix_claim_observed_it(data)
     assert "reproduced on PyTorch 2.7.1, PyTorch 2.10.0" in ddp
 
 
+def test_reports_sent_to_the_known_issues_table_are_in_it(data):
+    """The "old-release" reason points the reader to the table: the report must be there."""
+    table = {r["id"] for r in casebook.known_issues_of(data)}
+    sent = [r["id"] for r in casebook.listed(data) if r.get("reason") == "old-release"]
+    assert sent and not [i for i in sent if i not in table]
+
+
 def _matrix(tmp_path: Path, override) -> Path:
     record = {"id": "fixture.claim", "framework": "torch", "status": "passed", "override": override}
     report = {"schema": 1, "name": "torch-2.7.1", "generated": "", "claims": [record]}
