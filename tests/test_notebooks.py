@@ -28,7 +28,7 @@ from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, all_cases
 from verified.notebook_hooks import has_raw_notebook_json
 from verified.notebooks import comments
 from verified.notebooks.execute import execute_many
-from verified.notebooks.text import setup_code
+from verified.notebooks.text import install_code, setup_code
 
 pytestmark = pytest.mark.site
 
@@ -148,11 +148,18 @@ def test_code_cells_are_the_code_the_claims_ran(article, lang, fw):
     English comment is left (verified/notebooks/comments.py)."""
     nb = on_disk(article, lang, fw)
     problems = []
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    if not first.metadata.get(nbs.SIGNATURE, {}).get("install"):
+        problems.append("the first code cell is not the install cell (install_code())")
     for index, cell in enumerate(nb.cells):
         meta = cell.metadata.get(nbs.SIGNATURE, {})
         if cell.cell_type != "code":
             continue
         source = cell.source.split("\n", 1)[1] if cell.source.startswith("%%") else cell.source
+        if meta.get("install"):
+            if source != install_code(fw, lang):
+                problems.append(f"cell {index} (install): differs from install_code()")
+            continue
         if meta.get("setup"):
             shim = re.search(r'^__file__ = "(.+)\.ipynb"$', source, re.MULTILINE)
             english = setup_code(
