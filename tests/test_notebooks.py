@@ -1,6 +1,6 @@
 """The downloadable notebooks (verified/notebooks/, verified/notebook_hooks.py).
 
-Phase two (after `python -m verified.notebooks build` and `mkdocs build --strict`):
+Phase two (after `python -m verified.notebooks build` and `properdocs build --strict -f mkdocs.yml`):
 `pytest -m site tests`. Every notebook is executed on the CPU with nbclient, one kernel per
 notebook, by the build; the checks trust that execution through build/notebooks.json, which
 ties each notebook on disk to the inputs executed and to the run that executed them (set
