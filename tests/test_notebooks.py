@@ -237,7 +237,11 @@ def test_notebook_ran_cleanly_on_cpu(article, lang, fw, infos, timings, record):
     assert not problems, "\n".join(problems)
     codes = [c for c in executed.cells if c.cell_type == "code"]
     assert all(c.execution_count is not None for c in codes), f"{name}: not every cell ran"
-    assert "default device: cpu" in "".join(o.get("text", "") for o in codes[0].outputs)
+    # the install cell first: the framework is there, at the verified release; then the setup
+    installed = "".join(o.get("text", "") for o in codes[0].outputs)
+    assert codes[0].metadata[nbs.SIGNATURE] == {"install": True}, f"{name}: no install cell"
+    assert installed.count("\n") == 1 and nbs.TEXT[lang]["frameworks"][fw] in installed, installed
+    assert "default device: cpu" in "".join(o.get("text", "") for o in codes[1].outputs)
 
     assert disk.metadata[nbs.SIGNATURE].get("executed_on") == "cpu", f"{name}: not run on CPU"
     assert nbs.code_signature(disk) == nbs.code_signature(fresh), f"{name}: stale {rebuild}"
@@ -550,6 +554,8 @@ def test_generated_cells_on_a_demo_page(tmp_path, timings, monkeypatch):
     )
     md = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code[0].metadata[nbs.SIGNATURE] == {"install": True}  # (tests/test_cloud.py)
+    code = code[1:]  # the setup cell, then the snippets
     assert "Torch-only prose" in md and "Paddle-only prose" not in md
     assert "| output }}" not in md and "demo.ok" not in md
     assert "> **Note**" in md and "!!!" not in md and '=== "' not in md
@@ -672,6 +678,8 @@ def test_a_section_makes_one_notebook(tmp_path, monkeypatch):
     )  # fmt: skip
     md = [c.source for c in nb.cells if c.cell_type == "markdown"]
     code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code[0].metadata[nbs.SIGNATURE] == {"install": True}  # (tests/test_cloud.py)
+    code = code[1:]  # the setup cell, then the snippets
     assert md[0].startswith("# Demo · PyTorch")
     assert any(m.startswith("## The part") for m in md) and any(
         m.startswith("### More") for m in md
