@@ -43,8 +43,9 @@ MODULE_RE = re.compile(r"^\s*(?:from|import)\s+(?P<name>\w+_(?:paddle|torch))\b"
 def title_anchors(docs: Path, lang: str) -> dict[str, str]:
     """Page -> the anchor of its title in its article's notebook, for every sub-page of every
     section with notebooks (a sub-page's H1 is a heading of the section's notebook)."""
-    from verified.pages.markdown import HEADING
     from pymdownx.slugs import slugify
+
+    from verified.pages.markdown import HEADING
 
     slug = slugify(case="lower")
     found = {}
