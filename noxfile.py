@@ -5,8 +5,9 @@ site       run the claims if the report is missing or stale, build notebooks and
 tests      the whole test suite: claims and engine tests, notebooks, site build, checks
            on the built site
 notebooks  build and execute the downloadable notebooks
-e2e        real-browser tests (Debian's Chromium) against the built site, and a downloaded
-           notebook run in JupyterLab (its kernel: this session's Python, with both frameworks)
+e2e        real-browser tests (Debian's Chromium) against the built site, a downloaded
+           notebook run in JupyterLab (its kernel: this session's Python, with both frameworks),
+           and the notebooks' install cell in a fresh virtualenv without the framework
 gpu-sim    the GPU kit (python3 -m verified.gpu) end to end on a simulated GPU machine
 lint       ruff, and the GitHub workflows validated offline
 mutation   opt-in: mutation testing of the engine (mutmut), score per file

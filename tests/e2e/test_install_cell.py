@@ -6,11 +6,10 @@ cell then imports it; run again, it installs nothing.
 pip installs from wherever this machine's pip is configured to (PyPI in CI, with PyTorch's CPU
 index as in publish.yml; the local wheels and registry on the developers' machines). The
 virtualenv is made by this session's Python with `python -m venv`: no site packages of the
-session, so no framework. It costs a real install of each framework (about 1 to 2.5 min each
-on the developers' 2-core machine, measured in the README): that is why it runs with the
-browser tests (`nox -s e2e`), not in `nox -s tests`. Set PIP_NO_COMPILE: pip's bytecode
-compilation of the framework is no part of what the cell does, and took about a third of the
-time.
+session, so no framework. It costs a real install of each framework (4 and 5.5 min on a
+shared 2-core machine, the README's "Time"): that is why it runs with the browser tests
+(`nox -s e2e`), not in `nox -s tests`. PIP_NO_COMPILE is set: compiling the framework's
+bytecode is pip's work, not the cell's, and is left out to save time.
 """
 
 from __future__ import annotations
