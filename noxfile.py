@@ -5,8 +5,9 @@ site       run the claims if the report is missing or stale, build notebooks and
 tests      the whole test suite: claims and engine tests, notebooks, site build, checks
            on the built site
 notebooks  build and execute the downloadable notebooks
-e2e        real-browser tests (Debian's Chromium) against the built site, and a downloaded
-           notebook run in JupyterLab (its kernel: this session's Python, with both frameworks)
+e2e        real-browser tests (Debian's Chromium) against the built site, a downloaded
+           notebook run in JupyterLab (its kernel: this session's Python, with both frameworks),
+           and the notebooks' install cell in a fresh virtualenv without the framework
 gpu-sim    the GPU kit (python3 -m verified.gpu) end to end on a simulated GPU machine
 lint       ruff, and the GitHub workflows validated offline
 mutation   opt-in: mutation testing of the engine (mutmut), score per file
@@ -40,6 +41,11 @@ nox.options.sessions = ["tests"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 PHASE_ONE = "not site and not e2e and not gpu_sim"
+# The site is built by ProperDocs, the maintained continuation of MkDocs 1.6 (MkDocs itself
+# stays installed: Material and the plugins require it, and ProperDocs runs them, their
+# `mkdocs.plugins` entry points and the hooks). `-f mkdocs.yml`: ProperDocs reads the file
+# under this name when told to, and would otherwise ask for it to be renamed properdocs.yml.
+SITE_BUILD = ("python", "-m", "properdocs", "build", "--strict", "-f", "mkdocs.yml")
 # The checks on the built site are independent of each other: pytest-xdist spreads them over
 # this many processes (both cores of the developers' machine). Not the claims: their own
 # scheduler already uses the cores, and the timing claims must run alone.
@@ -165,14 +171,14 @@ def build(session: nox.Session, *, site: bool = True) -> None:
         session.run("python", "-m", "verified.notebooks", "build", env=lenient)
     if site:
         with timing(session, "site"):
-            session.run("python", "-m", "mkdocs", "build", "--strict", env=lenient)
+            session.run(*SITE_BUILD, env=lenient)
 
 
 @nox.session(python="3.11")
 @timed
 def site(session: nox.Session) -> None:
     """Build the site; `nox -s site -- serve` serves it on 127.0.0.1:8000 instead, built once
-    by `mkdocs serve` itself (which, with --strict, refuses a build with warnings)."""
+    by `properdocs serve` itself (which, with --strict, refuses a build with warnings)."""
     install(session, "frameworks", "docs", "notebooks", extra=("pytest==9.2.0",))
     serve = "serve" in session.posargs
     build(session, site=not serve)
@@ -180,7 +186,8 @@ def site(session: nox.Session) -> None:
         for line in stagetimes.table(STAGE_TIMES[session.name]).splitlines():
             session.log(line)  # serving lasts until stopped: the times so far, now
         session.run(
-            "python", "-m", "mkdocs", "serve", "--strict", "-a", "127.0.0.1:8000",
+            "python", "-m", "properdocs", "serve", "--strict", "-f", "mkdocs.yml",
+            "-a", "127.0.0.1:8000",
             env={"AUTOGRAD_SHOW_FAILED": "1"},
         )  # fmt: skip
 
@@ -197,7 +204,7 @@ def tests(session: nox.Session) -> None:
     stage(session, "notebooks", ["build/claims.json", *notebooks],
           "python", "-m", "verified.notebooks", "build", env=strict)  # fmt: skip
     stage(session, "site", ["build/claims.json", *notebooks, "site"],
-          "python", "-m", "mkdocs", "build", "--strict", env=strict)  # fmt: skip
+          *SITE_BUILD, env=strict)  # fmt: skip
     stage(session, "site-tests", ["build/claims.json", *notebooks, "site"],
           "pytest", "-m", "site", "tests", "-n", SITE_WORKERS, *session.posargs,
           env=strict)  # fmt: skip

@@ -26,7 +26,7 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 NO_SITE = (
     f"no built site at {SITE}: build it first (`nox -s e2e` does; by hand: "
-    "`pytest snippets -q` then `python -m mkdocs build --strict`)"
+    "`pytest snippets -q` then `python -m properdocs build --strict -f mkdocs.yml`)"
 )
 
 

@@ -1,6 +1,6 @@
 """The downloadable notebooks (verified/notebooks/, verified/notebook_hooks.py).
 
-Phase two (after `python -m verified.notebooks build` and `mkdocs build --strict`):
+Phase two (after `python -m verified.notebooks build` and `properdocs build --strict -f mkdocs.yml`):
 `pytest -m site tests`. Every notebook is executed on the CPU with nbclient, one kernel per
 notebook, by the build; the checks trust that execution through build/notebooks.json, which
 ties each notebook on disk to the inputs executed and to the run that executed them (set
@@ -28,7 +28,7 @@ from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, all_cases
 from verified.notebook_hooks import has_raw_notebook_json
 from verified.notebooks import comments
 from verified.notebooks.execute import execute_many
-from verified.notebooks.text import setup_code
+from verified.notebooks.text import install_code, setup_code
 
 pytestmark = pytest.mark.site
 
@@ -148,11 +148,18 @@ def test_code_cells_are_the_code_the_claims_ran(article, lang, fw):
     English comment is left (verified/notebooks/comments.py)."""
     nb = on_disk(article, lang, fw)
     problems = []
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    if not first.metadata.get(nbs.SIGNATURE, {}).get("install"):
+        problems.append("the first code cell is not the install cell (install_code())")
     for index, cell in enumerate(nb.cells):
         meta = cell.metadata.get(nbs.SIGNATURE, {})
         if cell.cell_type != "code":
             continue
         source = cell.source.split("\n", 1)[1] if cell.source.startswith("%%") else cell.source
+        if meta.get("install"):
+            if source != install_code(fw, lang):
+                problems.append(f"cell {index} (install): differs from install_code()")
+            continue
         if meta.get("setup"):
             shim = re.search(r'^__file__ = "(.+)\.ipynb"$', source, re.MULTILINE)
             english = setup_code(
@@ -230,7 +237,11 @@ def test_notebook_ran_cleanly_on_cpu(article, lang, fw, infos, timings, record):
     assert not problems, "\n".join(problems)
     codes = [c for c in executed.cells if c.cell_type == "code"]
     assert all(c.execution_count is not None for c in codes), f"{name}: not every cell ran"
-    assert "default device: cpu" in "".join(o.get("text", "") for o in codes[0].outputs)
+    # the install cell first: the framework is there, at the verified release; then the setup
+    installed = "".join(o.get("text", "") for o in codes[0].outputs)
+    assert codes[0].metadata[nbs.SIGNATURE] == {"install": True}, f"{name}: no install cell"
+    assert installed.count("\n") == 1 and nbs.TEXT[lang]["frameworks"][fw] in installed, installed
+    assert "default device: cpu" in "".join(o.get("text", "") for o in codes[1].outputs)
 
     assert disk.metadata[nbs.SIGNATURE].get("executed_on") == "cpu", f"{name}: not run on CPU"
     assert nbs.code_signature(disk) == nbs.code_signature(fresh), f"{name}: stale {rebuild}"
@@ -543,6 +554,8 @@ def test_generated_cells_on_a_demo_page(tmp_path, timings, monkeypatch):
     )
     md = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code[0].metadata[nbs.SIGNATURE] == {"install": True}  # (tests/test_cloud.py)
+    code = code[1:]  # the setup cell, then the snippets
     assert "Torch-only prose" in md and "Paddle-only prose" not in md
     assert "| output }}" not in md and "demo.ok" not in md
     assert "> **Note**" in md and "!!!" not in md and '=== "' not in md
@@ -665,6 +678,8 @@ def test_a_section_makes_one_notebook(tmp_path, monkeypatch):
     )  # fmt: skip
     md = [c.source for c in nb.cells if c.cell_type == "markdown"]
     code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code[0].metadata[nbs.SIGNATURE] == {"install": True}  # (tests/test_cloud.py)
+    code = code[1:]  # the setup cell, then the snippets
     assert md[0].startswith("# Demo · PyTorch")
     assert any(m.startswith("## The part") for m in md) and any(
         m.startswith("### More") for m in md

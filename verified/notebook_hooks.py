@@ -19,7 +19,12 @@ links the notebooks from their articles:
    page has ``<!-- notebooks -->``, else at its end (a page opens with its answer); a sub-page's
    "view" link goes to its heading in the notebook. Each notebook page gets a download link,
    loads nothing from a CDN, links the site relatively, and stays out of the search index (the
-   article holds the same text).
+   article holds the same text). Where the build knows the repository the site is published
+   from (``extra.repository`` and ``extra.branch`` of mkdocs.yml, from the variables
+   SITE_REPOSITORY and SITE_BRANCH that the publishing workflow sets from GitHub's context),
+   the box and the notebook page also offer "Open in Colab" and "Open in SageMaker Studio Lab"
+   for the notebook's copy committed under ``notebooks/<lang>/`` (no outputs: the reader's
+   runtime executes it); a local build, which knows no repository, offers neither.
 5. **One shared stylesheet instead of ~590 KB of inline style on every notebook page.**
    mkdocs-jupyter (0.26.3, no option for it) inlines nbconvert's JupyterLab CSS into each
    page's content as ``<style>`` blocks. They are moved, unchanged and in order, into one
@@ -58,6 +63,8 @@ TEXT = {
         "view": "view",
         "download": "download .ipynb",
         "page_download": "Download this notebook (.ipynb)",
+        "colab": "Open in Colab",
+        "studiolab": "Open in SageMaker Studio Lab",
         "colon": ": ",
         # mkdocs-jupyter's copy buttons say "Copy to Clipboard" and "Copied!" in every language;
         # these are Material's own words for its copy buttons (partials/languages/*.html)
@@ -70,6 +77,8 @@ TEXT = {
         "view": "在线查看",
         "download": "下载 .ipynb",
         "page_download": "下载此笔记本（.ipynb）",
+        "colab": "在 Colab 中打开",
+        "studiolab": "在 SageMaker Studio Lab 中打开",
         "colon": "：",
         "copy": "复制",
         "copied": "已复制",
@@ -318,6 +327,74 @@ def download_url(notebook: File) -> str:
     return (folder / PurePosixPath(notebook.src_uri).name).as_posix()
 
 
+# "Open in" services that import a notebook from a public GitHub repository by its path
+CLOUD = {
+    "colab": "https://colab.research.google.com/github/{repository}/blob/{branch}/{path}",
+    "studiolab": "https://studiolab.sagemaker.aws/import/github/{repository}/blob/{branch}/{path}",
+}
+REPOSITORY_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?/[A-Za-z0-9._-]+$")
+BRANCH_RE = re.compile(r"^[A-Za-z0-9._/-]+$")
+
+
+def published_repository(config) -> tuple[str, str] | None:
+    """(owner/name, branch) of the repository the site is published from, as mkdocs.yml's
+    ``extra`` has them (SITE_REPOSITORY, SITE_BRANCH; publish.yml sets both), or None when the
+    build does not know it (a local build). Half of it, or a malformed value, is an error."""
+    extra = config.get("extra") or {}
+    repository = str(extra.get("repository") or "").strip()
+    branch = str(extra.get("branch") or "").strip()
+    if not repository and not branch:
+        return None
+    from mkdocs.exceptions import PluginError
+
+    if not repository or not branch:
+        raise PluginError(
+            "mkdocs.yml extra.repository and extra.branch (SITE_REPOSITORY and SITE_BRANCH) "
+            f"go together: got repository={repository!r}, branch={branch!r}"
+        )
+    if not REPOSITORY_RE.match(repository):
+        raise PluginError(f"SITE_REPOSITORY must be owner/name, not {repository!r}")
+    if not BRANCH_RE.match(branch) or ".." in branch or branch.startswith("/"):
+        raise PluginError(f"SITE_BRANCH is not a branch name: {branch!r}")
+    return repository, branch
+
+
+def committed_copy(notebook_src_uri: str) -> str:
+    """The repository path of a notebook page's committed copy: ``<lang>/notebooks/<stem>
+    .ipynb`` on the site is ``notebooks/<lang>/<stem>.ipynb`` in the repository (which the
+    site checks keep in step with the executed notebook). A missing copy is an error."""
+    from mkdocs.exceptions import PluginError
+
+    src = PurePosixPath(notebook_src_uri)
+    path = f"notebooks/{src.parts[0]}/{src.name}"
+    if not (ROOT / path).is_file():
+        raise PluginError(
+            f"{path} is missing: the Colab and Studio Lab links open the committed copy; "
+            "run `python -m verified.notebooks export` and commit it"
+        )
+    return path
+
+
+def cloud_urls(repository: str, branch: str, path: str) -> dict[str, str]:
+    """Service -> the address that opens ``path`` of the repository's ``branch`` there."""
+    return {
+        service: form.format(repository=repository, branch=branch, path=path)
+        for service, form in CLOUD.items()
+    }
+
+
+def cloud_links(notebook_src_uri: str, config, text: dict) -> list[str]:
+    """The "Open in ..." links of a notebook, as HTML; none where the repository is unknown."""
+    published = published_repository(config)
+    if published is None:
+        return []
+    urls = cloud_urls(*published, committed_copy(notebook_src_uri))
+    return [
+        f'<a class="notebook-cloud" href="{html.escape(url)}">{html.escape(text[service])}</a>'
+        for service, url in urls.items()
+    ]
+
+
 MARKER = "<!-- notebooks -->"
 TITLE_RE = re.compile(r"^#\s+(?P<text>.*?)\s*$", re.MULTILINE)
 
@@ -351,10 +428,11 @@ def on_page_markdown(markdown, page, config, files):
         view = get_relative_url(notebook.url, page.file.url) + here
         download = get_relative_url(download_url(notebook), page.file.url)
         name = PurePosixPath(notebook.src_uri).name
+        cloud = "".join(f" · {link}" for link in cloud_links(notebook.src_uri, config, text))
         links.append(
             f'    - **{names[framework]}**{text["colon"]}<a href="{html.escape(view)}">{text["view"]}</a> · '
             f'<a href="{html.escape(download)}" download="{html.escape(name)}">'
-            f"{text['download']}</a>"
+            f"{text['download']}</a>{cloud}"
         )
     box = "\n".join([f'!!! tip "{text["title"]}"', "", f"    {text['body']}", "", *links, ""])
     if MARKER in markdown:
@@ -396,9 +474,10 @@ def on_page_content(html_content, page, config, files):
         lambda m: m[1] + html.escape(text["copied"]) + m[2], html_content
     ).replace('aria-label="Copy to Clipboard"', f'aria-label="{html.escape(text["copy"])}"')
     name = PurePosixPath(page.file.src_uri).name
+    cloud = "".join(f" · {link}" for link in cloud_links(page.file.src_uri, config, text))
     link = (
         f'<p class="notebook-download"><a href="{html.escape(name)}" download="{html.escape(name)}">'
-        f"{text['page_download']}</a></p>\n"
+        f"{text['page_download']}</a>{cloud}</p>\n"
     )
     return link + html_content
 

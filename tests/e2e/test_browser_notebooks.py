@@ -81,7 +81,8 @@ def test_download_links_give_valid_notebooks(lang, site_dir, base_url, new_page,
     assert sources, f"no {lang} articles or notebook pages"
     for source in sources:
         page.goto(base_url + source.path)
-        anchors = page.locator("article a[href$='.ipynb']")
+        # the download links (not "Open in Colab" and the like, whose addresses end in .ipynb too)
+        anchors = page.locator("article a[download][href$='.ipynb']")
         hrefs = anchors.evaluate_all("as => as.map(a => a.href)")
         if not hrefs:
             problems.append(f"/{source.path}: no notebook download link")

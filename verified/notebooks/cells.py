@@ -1,6 +1,7 @@
 """Stage 4, the notebook: one unexecuted notebook from a page, its snippets and the claims.
 
-:func:`generate` puts the stages together: the title cell and banner, the setup cell, then
+:func:`generate` puts the stages together: the title cell and banner, the install cell (the
+framework at its verified release when it is missing), the setup cell, then
 each prose segment as Markdown cells (placeholders rendered from ``build/claims.json`` by the
 function the site uses) and each include as a code cell with its tags and metadata
 (``raises-exception`` for error claims, ``%%gpu_only`` for GPU-only claims, ``%%writefile``
@@ -32,7 +33,7 @@ from verified.notebooks.markdown import (
 )
 from verified.notebooks.parse import Segment, demote_headings, parse
 from verified.notebooks.snippets import SnippetInfo, snippet_infos, snippet_text
-from verified.notebooks.text import TEXT, setup_code
+from verified.notebooks.text import TEXT, install_code, setup_code
 
 SIBLING_RE = re.compile(r"""["'](?P<name>\w+_(?:paddle|torch)\.py)["']""")
 # a module next to the snippet that it imports (a shared launcher): written with %%writefile too
@@ -42,8 +43,9 @@ MODULE_RE = re.compile(r"^\s*(?:from|import)\s+(?P<name>\w+_(?:paddle|torch))\b"
 def title_anchors(docs: Path, lang: str) -> dict[str, str]:
     """Page -> the anchor of its title in its article's notebook, for every sub-page of every
     section with notebooks (a sub-page's H1 is a heading of the section's notebook)."""
-    from verified.pages.markdown import HEADING
     from pymdownx.slugs import slugify
+
+    from verified.pages.markdown import HEADING
 
     slug = slugify(case="lower")
     found = {}
@@ -210,6 +212,10 @@ def generate(
                     report=links.page("verification.md"),
                 )
                 cells.append(nbformat.v4.new_markdown_cell("\n".join(head + ["", intro]).strip()))
+                # the first code cell: the framework at its verified release, if missing
+                cell = nbformat.v4.new_code_cell(install_code(framework, lang))
+                cell.metadata[SIGNATURE] = {"install": True}
+                cells.append(cell)
                 setup = setup_code(
                     framework,
                     lang,

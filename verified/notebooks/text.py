@@ -2,7 +2,8 @@
 
 Everything in a notebook that comes neither from the article page nor from a snippet file is
 here: the framework's name in the title, the banner under the title, the note before
-machine-dependent cells, the titles of admonitions, and the setup cell (device choice, seed,
+machine-dependent cells, the titles of admonitions, the install cell (the framework at its
+verified release when missing) and the setup cell (device choice, seed,
 the ``%%gpu_only`` magic, the ``__file__`` shim).
 """
 
@@ -13,8 +14,10 @@ TEXT = {
         "intro": (
             "> This notebook is the {fw} version of the article [{title}]({url}): the same "
             "text and code, executed as it stands. Run the cells from top to bottom. The first "
-            "code cell chooses the device: the GPU when one is available, otherwise the CPU; "
-            "set the environment variable `AUTOGRAD_DEVICE=cpu` or `AUTOGRAD_DEVICE=gpu` before "
+            "code cell installs {fw} at the release the notebook was verified with if it is "
+            "missing (on Colab, for example), and says what to expect on another release; the "
+            "second chooses the device: the GPU when one is available, otherwise the CPU; set "
+            "the environment variable `AUTOGRAD_DEVICE=cpu` or `AUTOGRAD_DEVICE=gpu` before "
             "starting Jupyter to choose yourself. The values quoted in the text were observed "
             "when the article was verified (see the [verification report]({report}))."
         ),
@@ -41,8 +44,9 @@ TEXT = {
     "zh": {
         "intro": (
             "> 这是文章[{title}]({url})的 Jupyter 笔记本版本（{fw}）：正文和代码与文章一致，"
-            "并已完整执行。请从上到下依次运行各单元格。第一个代码单元格负责选择设备：有 GPU 时"
-            "使用 GPU，否则使用 CPU；如果想自己指定，可以在启动 Jupyter 之前设置环境变量 "
+            "并已完整执行。请从上到下依次运行各单元格。第一个代码单元格在缺少{fw}时（例如在 Colab "
+            "中）安装验证本笔记本时使用的版本，并说明在其他版本上会看到什么；第二个代码单元格负责"
+            "选择设备：有 GPU 时使用 GPU，否则使用 CPU；如果想自己指定，可以在启动 Jupyter 之前设置环境变量 "
             "`AUTOGRAD_DEVICE=cpu` 或 `AUTOGRAD_DEVICE=gpu`。正文中引用的数值是验证这篇文章时"
             "观测到的，见[验证报告]({report})。"
         ),
@@ -68,7 +72,7 @@ TEXT = {
 
 SETUP = {
     "torch": """\
-# Run this cell first. It chooses the device for every cell below (the code cells never do):
+# Run this cell after the install cell. It chooses the device for every cell below:
 # the GPU when one is available, otherwise the CPU; AUTOGRAD_DEVICE=cpu|gpu overrides.
 import os
 
@@ -84,7 +88,7 @@ torch.set_default_device("cuda" if device == "gpu" else "cpu")
 torch.manual_seed(0)  # fixed seed: the same numbers on every run
 print(f"torch {torch.__version__}, default device: {device}")""",
     "paddle": """\
-# Run this cell first. It chooses the device for every cell below (the code cells never do):
+# Run this cell after the install cell. It chooses the device for every cell below:
 # the GPU when one is available, otherwise the CPU; AUTOGRAD_DEVICE=cpu|gpu overrides.
 import os
 import warnings
@@ -127,7 +131,7 @@ __file__ = "{name}.ipynb"'''
 # :func:`verified.notebooks.comments.translate` checks it).
 SETUP_COMMENTS = {
     "zh": {
-        "Run this cell first. It chooses the device for every cell below (the code cells never do):": "请先运行本单元格。它为下面所有单元格选择设备（后面的代码单元格都不会自己选择）：",
+        "Run this cell after the install cell. It chooses the device for every cell below:": "请在安装单元格之后运行本单元格。它为下面所有单元格选择设备：",
         "the GPU when one is available, otherwise the CPU; AUTOGRAD_DEVICE=cpu|gpu overrides.": "有 GPU 时使用 GPU，否则使用 CPU；设置 AUTOGRAD_DEVICE=cpu|gpu 可自行指定。",
         "Paddle warns about a missing ccache on import": "导入飞桨时会警告找不到 ccache",
         "fixed seed: the same numbers on every run": "固定随机种子：每次运行得到相同的数值",
@@ -156,4 +160,111 @@ def setup_code(framework: str, lang: str, *, gpu_only: bool, file_name: str | No
         SETUP_COMMENTS.get(lang, {}),
         where=f"the setup cell ({framework})",
         table_at=f"SETUP_COMMENTS[{lang!r}] in verified/notebooks/text.py",
+    )
+
+
+# The install cell, the notebook's first code cell: Colab has PyTorch but not Paddle, and a
+# fresh Python has neither. It installs the framework at the release the notebook was verified
+# with (the pin of pyproject.toml's `frameworks` group) only when the framework is missing,
+# and says what to expect on another release: the releases the release matrix checked (the
+# environments of results/matrix.toml with a report in results/) and the section of the
+# verification report that shows them. tests/test_install_cell.py runs it in a fresh virtualenv.
+INSTALL = """\
+# {first}
+# {second}
+import importlib.metadata
+import importlib.util
+import subprocess
+import sys
+
+VERIFIED = "{version}"  # {verified_comment}
+CHECKED = {checked}  # {checked_comment}
+if importlib.util.find_spec("{module}") is None:
+    # {pip_comment}
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "{requirement}"])
+    importlib.invalidate_caches()
+installed = importlib.metadata.version(importlib.metadata.packages_distributions()["{module}"][0])
+release = installed.split("+")[0]  # {label_comment}
+if release == VERIFIED:
+    print(f"{same}")
+else:
+    print(f"{other}")
+    print(
+        "{matrix}"
+        + "{join}".join(CHECKED)
+        + ("{checked_end}" if release in CHECKED else f"{unchecked_end}")
+    )"""
+
+INSTALL_TEXT = {
+    "en": {
+        "first": "Run this cell first. On Colab, SageMaker Studio Lab or any Python without {name},",
+        "second": "it installs the release this notebook was verified with; an installed {name} stays.",
+        "verified_comment": "the release the text and the outputs of this notebook come from",
+        "checked_comment": "the other releases the site's release matrix checked",
+        "pip_comment": "`pip install {requirement}`, into the Python of this kernel",
+        "same": "{name} {{installed}}: the release this notebook was verified with.",
+        "label_comment": "a local label (+cpu, +cu126) is no part of the release",
+        "other": "{name} {{installed}}; this notebook was verified with {{VERIFIED}}.",
+        "matrix": "On another release an error message or a value may differ: the section "
+        "“{section}” of the verification report shows, claim by claim, what holds on ",
+        "join": ", ",
+        "checked_end": ".",
+        "unchecked_end": "; {{release}} was not checked.",
+    },
+    "zh": {
+        "first": "请先运行本单元格。在 Colab、SageMaker Studio Lab 或任何未安装{name}的 Python 环境中，",
+        "second": "它会安装验证本笔记本时使用的版本；已安装的{name}保持不变。",
+        "verified_comment": "本笔记本的正文和输出来自这个版本",
+        "checked_comment": "站点的版本矩阵检查过的其他版本",
+        "pip_comment": "即 `pip install {requirement}`，安装到当前内核所用的 Python 中",
+        "same": "{name} {{installed}}：即验证本笔记本时使用的版本。",
+        "label_comment": "本地版本标签（+cpu、+cu126）不属于版本号",
+        "other": "当前为{name} {{installed}}，本笔记本是在 {{VERIFIED}} 上验证的。",
+        "matrix": "在其他版本上，报错信息或数值可能不同：验证报告的“{section}”一节逐条列出了"
+        "各断言在 ",
+        "join": "、",
+        "checked_end": " 上是否成立。",
+        "unchecked_end": " 上是否成立；{{release}} 不在其中。",
+    },
+}
+
+
+def install_code(framework: str, lang: str) -> str:
+    """The install cell (see :data:`INSTALL`) for one framework, in ``lang``."""
+    import tomllib
+
+    from verified.claims import ROOT
+    from verified.notebooks.base import DISTRIBUTIONS
+    from verified.pages.words import TEXT as PAGE_TEXT
+
+    distribution = DISTRIBUTIONS[framework]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    pins = [
+        r
+        for r in pyproject["dependency-groups"]["frameworks"]
+        if isinstance(r, str) and r.startswith(f"{distribution}==")
+    ]
+    if len(pins) != 1:
+        raise ValueError(
+            f"pyproject.toml: the `frameworks` group must pin {distribution} once "
+            f"({distribution}==<release>), found {pins}"
+        )
+    requirement = pins[0]
+    matrix = tomllib.loads((ROOT / "results" / "matrix.toml").read_text(encoding="utf-8"))
+    checked = [
+        env["version"]
+        for env in matrix["environment"]
+        if env["framework"] == framework and (ROOT / "results" / f"{env['name']}.json").is_file()
+    ]
+    name = TEXT[lang]["frameworks"][framework]
+    words = {
+        key: value.format(name=name, requirement=requirement, section=PAGE_TEXT[lang]["matrix"])
+        for key, value in INSTALL_TEXT[lang].items()
+    }
+    return INSTALL.format(
+        **words,
+        version=requirement.partition("==")[2],
+        checked=repr(checked).replace("'", '"'),
+        module=framework,
+        requirement=requirement,
     )
