@@ -198,3 +198,17 @@ def test_the_stop_words_are_the_searchs():
 def test_the_asset_is_small(assets):
     size = len(json.dumps(assets["en"], ensure_ascii=False, separators=(",", ":")))
     assert size < 60_000, size
+
+
+@pytest.mark.parametrize(
+    ("url", "prefix"),
+    [("", ""), ("errors/", "../"), ("zh/", "../"), ("zh/inplace/leaf-tensors/", "../../../")],
+)
+def test_every_page_loads_the_box_from_the_site_root(url, prefix):
+    from verified.traceback_hooks import tags
+
+    lang = "zh" if url.startswith("zh/") else "en"
+    shown = tags(url, lang, "en")
+    assert f'src="{prefix}assets/javascripts/traceback.js"' in shown
+    assert f'href="{prefix}assets/stylesheets/traceback.css"' in shown
+    assert f'data-traceback-header="{tracebacks.WORDS[lang]["header"]}"' in shown
