@@ -49,7 +49,7 @@ ARTICLE_CASES = {
 }
 
 # A symptom or a heading's words -> the sub-page that answers it (a page of its own, not just
-# its article): the sub-pages of issue 21, in both languages.
+# its article): the sub-pages of issue 21, in both languages; since issue 29, every sub-page.
 SUB_PAGE_CASES = {
     "en-inplace-layer-loop": (
         "en",
@@ -110,6 +110,125 @@ SUB_PAGE_CASES = {
         "inplace/hidden-views/",
     ),
     "zh-loss-not-divided": ("zh", "损失没有除以累积步数", "accumulation/loss-not-divided/"),
+    # issue 29: a symptom of every sub-page, in the words a reader types, in both languages
+    "en-loss-explodes": (
+        "en",
+        "loss explodes with gradient accumulation",
+        "accumulation/loss-not-divided/",
+    ),
+    "zh-loss-grows": ("zh", "梯度累积后 loss 变大", "accumulation/loss-not-divided/"),
+    "en-plus-equals-in-place": ("en", "is x += 1 an in-place operation", "inplace/what-counts/"),
+    "zh-plus-equals-in-place": ("zh", "x += 1 是原位操作吗", "inplace/what-counts/"),
+    "en-parameter-in-place": (
+        "en",
+        "error when I modify a parameter in place",
+        "inplace/leaf-tensors/",
+    ),
+    "zh-parameter-in-place": ("zh", "原位修改模型参数时报错", "inplace/leaf-tensors/"),
+    "en-saved-tensors": ("en", "which tensors does backward save", "inplace/saved-tensors/"),
+    "zh-saved-tensors": ("zh", "反向传播保存了哪些张量", "inplace/saved-tensors/"),
+    "en-write-through-view": (
+        "en",
+        "in-place write through a slice or reshape view",
+        "inplace/views/",
+    ),
+    "zh-write-through-view": ("zh", "通过切片或 reshape 的视图原位写入", "inplace/views/"),
+    "en-data-no-error": (
+        "en",
+        "wrong gradient but no error after writing .data",
+        "inplace/bypassing-the-check/",
+    ),
+    "zh-data-no-error": ("zh", "用 .data 写入后梯度错误却不报错", "inplace/bypassing-the-check/"),
+    "en-modify-inference-result": (
+        "en",
+        "can I modify a tensor made under inference_mode",
+        "inplace/no-grad/",
+    ),
+    "zh-modify-inference-result": (
+        "zh",
+        "inference_mode 下得到的张量还能修改吗",
+        "inplace/no-grad/",
+    ),
+    "en-to-static-ignores": (
+        "en",
+        "in-place operation ignored under to_static",
+        "inplace/graph-capture/",
+    ),
+    "zh-to-static-ignores": ("zh", "动转静后原位操作不生效", "inplace/graph-capture/"),
+    "en-save-memory": ("en", "does inplace=True save GPU memory", "inplace/memory/"),
+    "zh-save-memory": ("zh", "原位操作能省显存吗", "inplace/memory/"),
+    "en-paddle-detects": (
+        "en",
+        "Paddle detects dependencies since 2.6 so in-place is safe",
+        "inplace/draft-claims/",
+    ),
+    "zh-paddle-detects": (
+        "zh",
+        "飞桨从 2.6 开始自动检测依赖 原位操作安全吗",
+        "inplace/draft-claims/",
+    ),
+    "en-next-functions": (
+        "en",
+        "walk grad_fn.next_functions from the loss",
+        "accumulation/graph/",
+    ),
+    "zh-next-functions": ("zh", "grad_fn 和 next_functions 是什么", "accumulation/graph/"),
+    "en-backward-twice": (
+        "en",
+        "calling backward twice raises an error",
+        "accumulation/second-backward/",
+    ),
+    "zh-backward-twice": ("zh", "第二次调用 backward 报错", "accumulation/second-backward/"),
+    "en-forgot-zero-grad": (
+        "en",
+        "forgot zero_grad gradients keep adding up",
+        "accumulation/gradients-add-up/",
+    ),
+    "zh-forgot-zero-grad": ("zh", "忘记清空梯度 梯度越来越大", "accumulation/gradients-add-up/"),
+    "en-list-of-losses": (
+        "en",
+        "append the losses to a list and backward their sum",
+        "accumulation/list-of-losses/",
+    ),
+    "zh-list-of-losses": ("zh", "把 loss 存进列表再反向传播", "accumulation/list-of-losses/"),
+    "en-accumulation-memory": (
+        "en",
+        "how much memory does gradient accumulation use",
+        "accumulation/memory/",
+    ),
+    "zh-accumulation-memory": ("zh", "梯度累积占多少显存", "accumulation/memory/"),
+    "en-recipe": ("en", "how to implement gradient accumulation correctly", "accumulation/recipe/"),
+    "zh-recipe": ("zh", "梯度累积 正确写法", "accumulation/recipe/"),
+    "en-ddp-accumulation": (
+        "en",
+        "gradient accumulation in data parallel training",
+        "accumulation/data-parallel/",
+    ),
+    "zh-ddp-accumulation": ("zh", "数据并行下的梯度累积", "accumulation/data-parallel/"),
+    "en-grad-scaler": (
+        "en",
+        "GradScaler with gradient accumulation",
+        "accumulation/mixed-precision/",
+    ),
+    "zh-grad-scaler": ("zh", "混合精度 GradScaler 梯度累积", "accumulation/mixed-precision/"),
+    "en-checkpointing": (
+        "en",
+        "activation checkpointing first block gets no gradient",
+        "accumulation/recomputation/",
+    ),
+    "zh-checkpointing": ("zh", "前向重计算 第一个分段拿不到梯度", "accumulation/recomputation/"),
+    "en-gradient-merge": ("en", "Paddle gradient merge", "accumulation/built-in/"),
+    "zh-gradient-merge-page": ("zh", "飞桨 Gradient Merge", "accumulation/built-in/"),
+    "en-stack-overflow": (
+        "en",
+        "Stack Overflow answer on gradient accumulation checked",
+        "accumulation/answer-checked/",
+    ),
+    "zh-stack-overflow": (
+        "zh",
+        "核对 Stack Overflow 上的梯度累积回答",
+        "accumulation/answer-checked/",
+    ),
 }
 
 # What a reader pastes or types -> the error-index entry (its id, the same in both languages).
@@ -480,3 +599,18 @@ def test_a_pasted_message_finds_its_entry(lang, query, entry, site_dir, search_p
 def test_there_are_enough_entry_queries():
     per_lang = {lang: sum(1 for c in ENTRY_CASES + OP_CASES if c[1] == lang) for lang in LANGS}
     assert all(n >= 15 for n in per_lang.values()), per_lang
+
+
+def test_every_sub_page_has_a_symptom_in_each_language():
+    """Each sub-page of the articles is searched for, in each language, in a reader's words."""
+    from verified.claims import ROOT
+
+    missing = []
+    for lang in LANGS:
+        for page in sorted((ROOT / "docs" / lang).glob("*/*.md")):
+            if page.name == "index.md" or page.parent.name not in ("inplace", "accumulation"):
+                continue
+            wanted = f"{page.parent.name}/{page.stem}/"
+            if not any(c[0] == lang and c[2] == wanted for c in SUB_PAGE_CASES.values()):
+                missing.append(f"{lang}: {wanted}")
+    assert not missing, missing
