@@ -10,6 +10,7 @@ the verification page, which names the snippet and the claims file. Run after th
 from __future__ import annotations
 
 import html
+import json
 import re
 import tomllib
 from functools import cache
@@ -17,8 +18,9 @@ from functools import cache
 import pytest
 from sitemodel import SITE, Node, content, pages, parse, site_exists
 
-from verified.claims import SNIPPETS
-from verified.pages.words import TEXT
+from verified.claims import ROOT, SNIPPETS
+from verified.pages.fields import PLACEHOLDER
+from verified.pages.words import TEXT, parse_filter_args
 from verified.report import Reports
 from verified.versions import release
 
@@ -63,6 +65,87 @@ def reword(value, words: dict):
     return words.get(value, value) if isinstance(value, str) else value
 
 
+def docs_source(page) -> str:
+    """The Markdown a page was built from (docs/<lang>/<key>.md or …/index.md)."""
+    base = ROOT / "docs" / page.lang
+    key = page.key.rstrip("/")
+    for path in (base / f"{key}.md", base / key / "index.md") if key else (base / "index.md",):
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    raise AssertionError(f"no source for /{page.path}")
+
+
+def same(a, b) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def every(value, wanted) -> bool:
+    if same(value, wanted):
+        return True
+    items = (
+        value
+        if isinstance(value, list)
+        else list(value.values())
+        if isinstance(value, dict)
+        else []
+    )
+    return bool(items) and all(every(v, wanted) for v in items)
+
+
+def plain(phrase: str) -> str:
+    """A phrase as the reader sees it: Markdown code marks gone, spaces collapsed."""
+    return " ".join(phrase.replace("`", "").split())
+
+
+def value_texts(rec: dict, field: str, lang: str, filters: list) -> list[str]:
+    """What a value field may show: the report's value as observed (a zh page wording English
+    phrases and booleans), a list of names joined in words, or, under a filter the page's
+    source declares for that placeholder, the phrase it declares for the report's value."""
+    _, _, key = field.partition(".")
+    raw = rec["observed"]["value"]
+    raw = raw[key] if key else raw
+    texts = []
+    for name, args in filters:
+        if name is None:
+            value = raw
+            if lang == "zh":
+                article = rec["id"].split(".", 1)[0]
+                words = tomllib.loads((SNIPPETS / article / "values.zh.toml").read_text("utf-8"))
+                value = reword(raw, words)
+            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                last = {"en": " and ", "zh": " 和 "}[lang]
+                sep = {"en": ", ", "zh": "、"}[lang]
+                texts.append(
+                    sep.join(value[:-1]) + last + value[-1] if len(value) > 1 else value[0]
+                )
+            else:
+                texts.append(shown(value))
+        elif name == "yesno" and isinstance(raw, bool):
+            texts.append(plain(args[0] if raw else args[1]))
+        elif name in ("words", "each"):
+            match = same if name == "words" else every
+            texts += [plain(p) for v, p in args if match(raw, v)]
+        elif name == "at":
+            texts.append(shown(raw[args[0]]))
+        elif name == "to":
+            high = rec["observed"]["value"][args[0][1].partition(".")[2]]
+            between = {"en": " to ", "zh": " 到 "}[lang]
+            texts.append(shown(raw) if same(raw, high) else shown(raw) + between + shown(high))
+    return texts
+
+
+def filters_in(source: str, rec: dict, field: str) -> list:
+    """The filters of every placeholder of the source that shows this case's field."""
+    found = []
+    for m in PLACEHOLDER.finditer(source):
+        if (m["id"], m["fw"], m["dev"] or "cpu") != (rec["id"], rec["framework"], rec["device"]):
+            continue
+        if (f"{m['field']}.{m['key']}" if m["key"] else m["field"]) != field:
+            continue
+        found.append((m["filter"], parse_filter_args(m["args"]) if m["filter"] else None))
+    return found
+
+
 def seconds(text: str) -> float:
     number, unit = re.fullmatch(r"([\d.]+) (s|ms|µs)", text).groups()
     return float(number) * {"s": 1, "ms": 1e-3, "µs": 1e-6}[unit]
@@ -76,15 +159,18 @@ def expected_text(rec: dict, field: str, lang: str) -> str | None:
         return observed["exception"]["type"]
     if name == "message":
         return observed["exception"]["message"].strip().splitlines()[0]
-    if name == "value":
+    if name == "value":  # checked against the page's source: value_texts
         value = observed["value"]
         return shown(value[key] if key else value)
     if name in ("bytes", "theoretical"):
         value = observed["bytes" if name == "bytes" else "theoretical_bytes"]
         return f"{(value[key] if key else value):,} "
-    if name == "mib":
+    if name == "mib":  # a size: bytes under 1 KiB, KiB under 1 MiB, else MiB
         value = observed["bytes"]
-        return f"{(value[key] if key else value) / 2**20:.2f} MiB"
+        value = value[key] if key else value
+        if value < 2**10:
+            return f"{value:,} "
+        return f"{value / 2**10:.2f} KiB" if value < 2**20 else f"{value / 2**20:.2f} MiB"
     if name == "ratio":
         return f"{observed['ratio']:.2f}"
     if name == "repeat":
@@ -142,16 +228,17 @@ def test_every_value_equals_the_report(page):
         field = attrs["data-field"]
         want = expected_text(rec, field, page.lang)
         title = attrs.get("title", "")
-        if page.lang == "zh" and "观测值：" in title:
-            # an English phrase shown in Chinese: the raw value is in the tooltip, the wording
-            # comes from the article's values.zh.toml
-            assert title.endswith(f"观测值：{want}"), f"{where}: tooltip {title!r} lacks {want!r}"
-            article = rec["id"].split(".", 1)[0]
-            words = tomllib.loads((SNIPPETS / article / "values.zh.toml").read_text("utf-8"))
-            name, _, key = field.partition(".")
-            raw = rec["observed"]["value"]
-            want = shown(reword(raw[key] if key else raw, words))
-        if want is not None:
+        if field.partition(".")[0] == "value":
+            filters = filters_in(docs_source(page), rec, field)
+            texts = value_texts(rec, field, page.lang, filters)
+            if not any(" ".join(text.split()).startswith(t) for t in texts):
+                problems.append(f"{where}: shows {text!r}; for the report's value the page "
+                                f"declares one of {texts!r}")  # fmt: skip
+            # the observation behind a worded value: as observed, or in the page's words
+            observed = {want, *value_texts(rec, field, page.lang, [(None, None)])}
+            if "观测值：" in title and not any(title.endswith(f"观测值：{o}") for o in observed):
+                problems.append(f"{where}: tooltip {title!r} lacks the observed {want!r}")
+        elif want is not None:
             if not text.startswith(" ".join(want.split())):
                 problems.append(f"{where}: shows {text!r}, the report says {want!r}")
         else:  # medians

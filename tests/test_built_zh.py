@@ -3,11 +3,13 @@
 - no English UI string (mkdocs-jupyter's copy buttons: "Copied!", "Copy to Clipboard"; Material's
   own words), in text or in an attribute a reader meets (title, aria-label, placeholder);
 - a Chinese meta description (the search engines' snippet of every page);
-- no English phrase in the hover title of a value (the raw observed value of a worded value);
+- no English phrase in the hover title of a value (the observed value of a worded value is shown
+  there in the page's language);
 - no measured value that stays raw in a sentence: a boolean shown as 是/否 must answer a
   stated yes/no question ("是否报错：否"), never stand alone ("飞桨的回答是 否", "（是）");
   no True/False in prose outside code; no dict literal and no list other than a tensor's
-  numbers, except the values listed in RAW_VALUES_PENDING (see there).
+  numbers. The shared rendering (verified/pages/words.py) says such a value in the words its
+  placeholder declares (yesno, words, each) and joins a list of names in words.
 
 Each check is a function over parsed HTML; the tests without the `site` mark run each one on a
 page made to break it, so that every check is shown to fail.
@@ -48,67 +50,6 @@ BOOLEAN_WORDS = {"是", "否", "True", "False"}
 QUESTION = re.compile(r"(?:是否|吗)[^（(。；;]*[：:][^（(）)。；;：:]*$")
 NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
 NUMBER_LIST = re.compile(rf"^\[\s*(?:{NUMBER}\s*(?:,\s*{NUMBER}\s*)*)\]$")
-
-# Values still rendered as a dict or a list of words on a zh page (and, on one page, booleans): the engine words a value as
-# one phrase and shows every dict and list as a literal; saying them in Chinese needs the shared
-# rendering (verified/render.py, issue 29 point 3). Each entry is (page key, claim, framework,
-# field); an entry no page shows any more fails, so the list only shrinks.
-RAW_VALUES_PENDING = {
-    ("accumulation/built-in/", "accumulation.built-in-accumulation", "paddle", "value.weight_changed_at_each_call"),
-    ("accumulation/built-in/", "accumulation.built-in-accumulation", "torch", "value.sharded_grad_exists"),
-    ("accumulation/built-in/", "accumulation.built-in-accumulation", "torch", "value.collectives_before_last"),
-    ("accumulation/data-parallel/", "accumulation.ddp-uneven", "torch", "value.window_sizes"),
-    ("accumulation/data-parallel/", "accumulation.ddp-uneven", "paddle", "value.window_sizes"),
-    ("accumulation/data-parallel/", "accumulation.ddp-no-sync", "paddle", "value.synced_without_no_sync"),
-    ("accumulation/data-parallel/", "accumulation.ddp-no-sync", "paddle", "value.synced_with_no_sync"),
-    ("accumulation/data-parallel/", "accumulation.ddp-no-sync", "torch", "value.synced_without_no_sync"),
-    ("accumulation/data-parallel/", "accumulation.ddp-no-sync", "torch", "value.synced_with_no_sync"),
-    ("accumulation/graph/", "accumulation.graph-leaves", "paddle", "value.c_inputs"),
-    ("accumulation/graph/", "accumulation.graph-leaves", "paddle", "value.unrecorded_grad_fn"),
-    ("accumulation/graph/", "accumulation.graph-leaves", "torch", "value.c_inputs"),
-    ("accumulation/graph/", "accumulation.graph-chain", "paddle", "value.sub_inputs"),
-    ("accumulation/graph/", "accumulation.graph-chain", "paddle", "value.linear"),
-    ("accumulation/graph/", "accumulation.graph-chain", "paddle", "value.linear_with_bias"),
-    ("accumulation/graph/", "accumulation.graph-chain", "torch", "value.sub_inputs"),
-    ("accumulation/graph/", "accumulation.graph-chain", "torch", "value.linear"),
-    ("accumulation/graph/", "accumulation.graph-chain", "torch", "value.linear_with_bias"),
-    ("accumulation/", "accumulation.recipe", "torch", "value.stepped_at"),
-    ("accumulation/", "accumulation.custom-op-twice", "paddle", "value.ended"),
-    ("accumulation/list-of-losses/", "accumulation.backward-order", "paddle", "value.most_in_flight"),
-    ("accumulation/list-of-losses/", "accumulation.backward-order", "paddle", "value.first_hooks"),
-    ("accumulation/list-of-losses/", "accumulation.backward-order", "torch", "value.most_in_flight"),
-    ("accumulation/list-of-losses/", "accumulation.backward-order", "torch", "value.first_hooks"),
-    ("accumulation/mixed-precision/", "accumulation.amp-window", "paddle", "value.scaler_warnings"),
-    ("accumulation/mixed-precision/", "accumulation.amp-window", "torch", "value.warned_on_first_skipped_step"),
-    ("accumulation/mixed-precision/", "accumulation.amp-window", "torch", "value.update_norms"),
-    ("accumulation/mixed-precision/", "accumulation.lr-schedule", "paddle", "value.warned"),
-    ("accumulation/mixed-precision/", "accumulation.lr-schedule", "torch", "value.warned"),
-    ("accumulation/recipe/", "accumulation.recipe-windows", "torch", "value.steps_early_by"),
-    ("accumulation/recomputation/", "accumulation.recompute-first-block", "paddle", "value.default_warnings"),
-    ("accumulation/recomputation/", "accumulation.recompute-first-block", "paddle", "value.default_logged"),
-    ("accumulation/recomputation/", "accumulation.recompute-first-block", "paddle", "value.non_reentrant_logged"),
-    ("accumulation/recomputation/", "accumulation.recompute-first-block", "torch", "value.default_warnings"),
-    ("accumulation/second-backward/", "accumulation.custom-op-twice", "paddle", "value.ended"),
-    ("accumulation/second-backward/", "accumulation.custom-op-twice", "torch", "value.ended"),
-    ("errors/", "accumulation.custom-op-twice", "paddle", "value.ended"),
-    ("inplace/in-place-layers/", "inplace.inplace-layers", "torch", "value.switched"),
-    ("inplace/in-place-layers/", "inplace.inplace-layers", "paddle", "value.switched"),
-    ("inplace/no-grad/", "inplace.inference-mode", "torch", "value.is_inference"),
-    ("inplace/what-counts/", "inplace.operators", "paddle", "value.in_place"),
-    ("inplace/what-counts/", "inplace.operators", "torch", "value.in_place"),
-    # docs/zh/inplace/speed.md is being rewritten (issue 29, another branch): its page-fault
-    # table's booleans answer no stated question yet
-    ("inplace/speed/", "inplace.page-faults-new-memory", "paddle", "value.every_call_4_mib"),
-    ("inplace/speed/", "inplace.page-faults-new-memory", "paddle", "value.every_call_256_mib"),
-    ("inplace/speed/", "inplace.page-faults-new-memory", "torch", "value.every_call_4_mib"),
-    ("inplace/speed/", "inplace.page-faults-new-memory", "torch", "value.every_call_256_mib"),
-    ("inplace/speed/", "inplace.page-faults-reused", "paddle", "value.settled_4_mib"),
-    ("inplace/speed/", "inplace.page-faults-reused", "paddle", "value.every_call_256_mib"),
-    ("inplace/speed/", "inplace.page-faults-reused", "torch", "value.settled_4_mib"),
-    ("inplace/speed/", "inplace.page-faults-reused", "torch", "value.every_call_256_mib"),
-    ("inplace/speed/", "inplace.page-faults-defaults", "paddle", "value.every_call_256_mib"),
-    ("inplace/speed/", "inplace.page-faults-defaults", "torch", "value.every_call_256_mib"),
-}  # fmt: skip
 
 
 def parse_text(text: str) -> Node:
@@ -216,30 +157,32 @@ def value_titles(doc: Node) -> list[str]:
     return problems
 
 
-def raw_values(doc: Node, key: str) -> tuple[list[str], set[tuple]]:
-    """Problems, and the pending entries (RAW_VALUES_PENDING) this page showed."""
-    problems, pending = [], set()
+def raw_values(doc: Node) -> list[str]:
+    """Every value of a page shown raw in its sentence."""
+    problems = []
     body = content(doc)
     for a in body.iter("a"):
         if not a.has_class("claim-value") or _in(a, {"pre"}):
             continue
         shown = a.text().strip()
-        ident = (key, a.attrs.get("data-claim"), a.attrs.get("data-framework"),
-                 a.attrs.get("data-field"))  # fmt: skip
-        where = f"{ident[1]} {ident[2]} {ident[3]}"
-        if ident in RAW_VALUES_PENDING:
-            pending.add(ident)
-        elif shown in BOOLEAN_WORDS:
+        where = " ".join(
+            a.attrs.get(k, "?") for k in ("data-claim", "data-framework", "data-field")
+        )
+        if shown in BOOLEAN_WORDS:
             before = _text_before(_block(a), a)
             if not QUESTION.search(before):
                 problems.append(
                     f"{where}: {shown!r} stands alone, after {before[-30:]!r} "
                     "(say it in words, or let it answer a 是否…： question)"
                 )
-        elif shown.startswith("{") or (shown.startswith("[") and not NUMBER_LIST.match(shown)):
+        # a literal is bracketed at both ends: a message quoted as code may start with one
+        # ("[Recompute]: None of the inputs … !")
+        elif (shown[:1], shown[-1:]) == ("{", "}") or (
+            (shown[:1], shown[-1:]) == ("[", "]") and not NUMBER_LIST.match(shown)
+        ):
             problems.append(f"{where}: a raw {'dict' if shown[0] == '{' else 'list'} "
                             f"in a sentence: {shown[:60]!r}")  # fmt: skip
-    return problems, pending
+    return problems
 
 
 # -- over the built site ------------------------------------------------------------------------
@@ -273,12 +216,6 @@ def test_meta_description_is_chinese(site, page):
 
 
 @pytest.mark.site
-@pytest.mark.xfail(
-    strict=True,
-    reason="the hover title of a worded value ends with the raw English value "
-    "('观测值：gradient leaves the write out, no error'): verified/render.py (Renderer.link, "
-    "TEXT['zh']['observed']) must drop it or word it on zh pages",
-)
 def test_value_titles_are_chinese(site):
     problems = [f"{p.path}: {x}" for p in pages_of(lang="zh") for x in value_titles(parse(p.file))]
     assert not problems, "\n".join(problems[:20]) + f"\n({len(problems)} in all)"
@@ -286,14 +223,8 @@ def test_value_titles_are_chinese(site):
 
 @pytest.mark.site
 def test_no_raw_value_in_a_sentence(site):
-    problems, shown = [], set()
-    for page in pages_of(lang="zh"):
-        found, pending = raw_values(parse(page.file), page.key)
-        problems += [f"{page.path}: {p}" for p in found]
-        shown |= pending
-    gone = RAW_VALUES_PENDING - shown
+    problems = [f"{p.path}: {x}" for p in pages_of(lang="zh") for x in raw_values(parse(p.file))]
     assert not problems, "\n".join(problems)
-    assert not gone, f"no longer shown raw (remove from RAW_VALUES_PENDING): {sorted(gone)}"
 
 
 # -- each check fails on a page made to break it -----------------------------------------------
@@ -349,8 +280,7 @@ def test_value_title_check_fails_on_an_english_phrase():
     ],
 )
 def test_raw_value_check_fails(body):
-    problems, _ = raw_values(parse_text(PAGE.format(head="", body=body)), "k/")
-    assert problems, body
+    assert raw_values(parse_text(PAGE.format(head="", body=body))), body
 
 
 @pytest.mark.parametrize(
@@ -360,19 +290,10 @@ def test_raw_value_check_fails(body):
         f"<p>（`d` 是否被记录：飞桨中为{value('否')}，PyTorch 中为{value('否')}）</p>",
         f"<table><tr><td>是否同一张量：{value('是')}</td></tr></table>",
         f"<p>梯度：{value('<code>[2.0, 4.0, 6.0]</code>')}，比值 {value('<code>[-0.5, 1e-06]</code>')}</p>",
+        f"<p>日志写出一行：{value('<code>[Recompute]: None of the inputs need grad !</code>')}</p>",
         "<p>切片的 <code>is_leaf</code> 为 <code>False</code></p>",
         "<pre><code>print(True)</code></pre>",
     ],
 )
 def test_raw_value_check_accepts(body):
-    assert raw_values(parse_text(PAGE.format(head="", body=body)), "k/") == ([], set())
-
-
-def test_pending_entries_are_reported_not_failed():
-    body = f"<p>{value('<code>[[4, 4, 2]]</code>', 'value.window_sizes')}</p>"
-    doc = parse_text(PAGE.format(head="", body=body.replace("c.x", "accumulation.ddp-uneven")))
-    problems, pending = raw_values(doc, "accumulation/data-parallel/")
-    assert problems == []
-    assert pending == {
-        ("accumulation/data-parallel/", "accumulation.ddp-uneven", "paddle", "value.window_sizes")
-    }
+    assert raw_values(parse_text(PAGE.format(head="", body=body))) == []

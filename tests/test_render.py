@@ -5,6 +5,7 @@ and compared with the expected text; no framework runs here."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -124,14 +125,14 @@ def test_every_value_field_in_both_languages(site):
     theory = dict(
         chain, observed={**chain["observed"], "theoretical_bytes": {"out": 7, "inplace": 9}}
     )
-    assert field_value(theory, "theoretical", "out", "en", "x") == "7 bytes (0.00 MiB)"
-    assert field_value(theory, "bytes", "out", "en", "x") == "2,048 bytes (0.00 MiB)"
-    assert field_value(theory, "theoretical", "inplace", "zh", "x") == "9 字节（0.00 MiB）"
+    assert field_value(theory, "theoretical", "out", "en", "x") == "7 bytes"
+    assert field_value(theory, "bytes", "out", "en", "x") == "2,048 bytes (2.00 KiB)"
+    assert field_value(theory, "theoretical", "inplace", "zh", "x") == "9 字节"
     assert field_value(speed, "ratio", None, "en", "x") == "2.00×"
     assert field_value(speed, "ratio", None, "zh", "x") == "2.00 倍"
     single = dict(chain, observed={**chain["observed"], "bytes": 5, "theoretical_bytes": 6})
-    assert field_value(single, "bytes", None, "en", "x") == "5 bytes (0.00 MiB)"
-    assert field_value(single, "theoretical", None, "en", "x") == "6 bytes (0.00 MiB)"
+    assert field_value(single, "bytes", None, "en", "x") == "5 bytes"
+    assert field_value(single, "theoretical", None, "en", "x") == "6 bytes"
 
 
 @pytest.mark.parametrize(
@@ -691,7 +692,7 @@ def test_timing_fields_and_expectations(site):
     with pytest.raises(ReportError, match="x: the record does not say which allocator settings"):
         field_value(dict(speed, env={**speed["env"], "allocator": None}), "env", None, "en", "x")
     chain = rec_of(site, "fixture.chain")
-    assert field_value(chain, "expected", "tol_bytes", "en", "x") == "16 bytes (0.00 MiB)"
+    assert field_value(chain, "expected", "tol_bytes", "en", "x") == "16 bytes"
     assert field_value(chain, "expected", "theoretical", "en", "x") == (
         "<code>&#123;out: 2 &#42; 1024, inplace: 0&#125;</code>"
     )
@@ -841,7 +842,8 @@ def test_english_phrases_are_shown_in_the_page_language(site):
     zh = Page(reports_of(site), "zh", "zh/p.md")
     out = zh.render(markdown)
     assert out.startswith("[不报错，梯度错误](verification.md#c-fixture-launch-torch)")
-    assert '（点击查看验证报告） · 观测值：wrong gradient, no error"' in out
+    # the hover title has no English: the page's words are the observation (the report has it)
+    assert '（点击查看验证报告）"' in out and "wrong gradient" not in out
     plain = Page(reports_of(site), "zh", "p", provenance=False).render(markdown)
     assert plain == "不报错，梯度错误"
     # English pages and values that are not English phrases are shown as observed
@@ -884,9 +886,7 @@ def test_english_phrases_inside_lists_and_dicts(site):
     assert out.startswith(
         "[<code>&#123;first=True: 退出码 0, first=False: 被 SIGSEGV 终止&#125;</code>]("
     )
-    import html
-
-    assert "观测值：{first=True: exit code 0, first=False: killed by SIGSEGV}" in html.unescape(out)
+    assert "exit code" not in out and "killed by" not in out
     plain = Page(reports_of(site), "zh", "p", provenance=False)
     assert (
         plain.render("{{ fixture.launch | torch | value.runs }}")
@@ -1050,8 +1050,8 @@ def test_the_verification_page_links_a_sections_overview(site):
 def test_mib_field(site):
     reports = reports_of(site)
     rec = reports.get("fixture.chain", "paddle", "cpu")
-    assert field_value(rec, "mib", "out", "en", "x") == f"{2048 / 2**20:.2f} MiB"
-    assert field_value(rec, "mib", "out", "zh", "x") == f"{2048 / 2**20:.2f} MiB"
+    assert field_value(rec, "mib", "out", "en", "x") == "2.00 KiB"  # under 1 MiB: KiB
+    assert field_value(rec, "mib", "out", "zh", "x") == "2.00 KiB"
     with pytest.raises(ReportError, match="no region 'nope'"):
         field_value(rec, "mib", "nope", "en", "x")
 
@@ -1101,6 +1101,119 @@ def test_a_single_english_word_the_table_words(site):
     assert Page(reports_of(site), "en", "p", provenance=False).render(markdown) == (
         "<code>error</code>"
     )
+
+
+# -- values as words of their sentence (issue 29 point 3) ----------------------------------------
+
+WORDED = {
+    "flag": True,
+    "names": ["x += 1", "x[0] = 5"],
+    "one": ["x[0] = 5"],
+    "none": [],
+    "flags": [[True, True], [True, True]],
+    "ended": {"retain_graph=False": "exit code 0", "retain_graph=True": "exit code 0"},
+    "low": 3,
+    "high": 5,
+    "same": 3,
+    "norms": {"clean window": 0.125, "clipped": 1e-06},
+    "grad": [2.0, 4.0],
+}
+
+
+def worded_site(site) -> Reports:
+    root, snippets, _ = site
+
+    def word(case, observed):
+        if case.claim.id == "fixture.launch":
+            observed["value"] = dict(WORDED)
+
+    write(live_records(snippets, word), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    return reports_of(site)
+
+
+def said(reports, lang: str, field: str) -> str:
+    page = Page(reports, lang, f"{lang}/p.md", provenance=False)
+    return page.render(f"{{{{ fixture.launch | torch | {field} }}}}")
+
+
+@pytest.mark.parametrize(
+    ("field", "en", "zh"),
+    [
+        ('value.flag | yesno("raises", "runs")', "raises", "raises"),
+        ("value.names", "<code>x += 1</code> and <code>x&#91;0&#93; = 5</code>",
+         "<code>x += 1</code> 和 <code>x&#91;0&#93; = 5</code>"),
+        ("value.one", "<code>x&#91;0&#93; = 5</code>", "<code>x&#91;0&#93; = 5</code>"),
+        ('value.none | words([] = "no warning", ["w"] = "one")', "no warning", "no warning"),
+        ('value.flags | each(true = "every time")', "every time", "every time"),
+        ('value.ended | each("exit code 0" = "both end")', "both end", "both end"),
+        ("value.low | to(value.high)", "<code>3</code> to <code>5</code>",
+         "<code>3</code> 到 <code>5</code>"),
+        ("value.low | to(value.same)", "<code>3</code>", "<code>3</code>"),
+        ('value.norms | at("clean window")', "<code>0.125</code>", "<code>0.125</code>"),
+        ("value.grad", "<code>&#91;2, 4&#93;</code>", "<code>&#91;2, 4&#93;</code>"),
+    ],
+)  # fmt: skip
+def test_a_value_in_the_words_of_its_sentence(site, field, en, zh):
+    """A boolean, a list or a dict says what the placeholder declares for the observed value; a
+    list of names is joined in words, a range of one value is that value, a tensor stays."""
+    reports = worded_site(site)
+    assert said(reports, "en", field) == en
+    assert said(reports, "zh", field) == zh
+
+
+@pytest.mark.parametrize(
+    ("field", "error"),
+    [
+        ('value.flag | yesno("raises")', "yesno takes two phrases"),
+        ('value.low | yesno("a", "b")', "yesno words a boolean; the observed value is 3"),
+        ('value.none | words(["w"] = "one warning")', "not the observed value []"),
+        ('value.flags | each(false = "never")', "not the observed value"),
+        ('value.names | words(["x += 1"] = "one")', "not the observed value"),
+        ("value.flag | words(true)", 'takes VALUE = "phrase" pairs'),
+        ('value.flag | words(true = "")', "must be a non-empty string"),
+        ('value.flag | shout("a")', "unknown filter 'shout'"),
+        ('type | yesno("a", "b")', "only a value field takes a filter"),
+        ("value.low | to(high)", "to() takes a value field"),
+        ('value.norms | at("dirty window")', "no key 'dirty window'"),
+    ],
+)
+def test_a_wording_that_does_not_fit_the_value_stops_the_build(site, field, error):
+    """The wording can never outlive the observation: a value the filter does not declare, a
+    filter on another field, an unknown filter, each stops the render naming the placeholder."""
+    reports = worded_site(site)
+    with pytest.raises(ReportError, match=re.escape(error)) as caught:
+        said(reports, "en", field)
+    assert "en/p.md: {{ fixture.launch | torch | " in str(caught.value)
+
+
+def test_the_hover_title_of_a_worded_value_is_in_the_page_language(site):
+    """The observation behind a phrase is in its hover title, worded as the page's language
+    words it (a case's English name and outcome in Chinese on a zh page)."""
+    root, snippets, _ = site
+    reports = worded_site(site)
+    (snippets / "fixture" / "values.zh.toml").write_text(
+        '"exit code 0" = "退出码 0"\n"retain_graph=False" = "不传 retain_graph"\n', "utf-8"
+    )
+    markdown = '{{ fixture.launch | torch | value.ended | each("exit code 0" = "都正常结束") }}'
+    zh = Page(reports, "zh", "zh/p.md").render(markdown)
+    assert zh.startswith("[都正常结束](verification.md#")
+    assert "观测值：{不传 retain_graph: 退出码 0, retain_graph=True: 退出码 0}" in html.unescape(zh)
+    assert "exit code" not in zh
+    en = Page(reports, "en", "en/p.md").render(markdown.replace("都正常结束", "both end"))
+    assert "observed: {retain_graph=False: exit code 0, retain_graph=True: exit code 0}" in (
+        html.unescape(en)
+    )
+
+
+def test_sizes_as_the_frameworks_docs_write_them():
+    from verified.pages.fmt import fmt_size
+
+    assert fmt_bytes(32, "zh") == "32 字节" and fmt_bytes(32, "en") == "32 bytes"
+    assert fmt_bytes(5000, "en") == "5,000 bytes (4.88 KiB)"
+    assert fmt_bytes(8 * 2**20, "zh") == "8,388,608 字节（8.00 MiB）"
+    assert fmt_size(32, "zh") == "32 字节" and fmt_size(5000, "en") == "4.88 KiB"
+    assert fmt_size(10502148, "zh") == "10.02 MiB"
 
 
 # -- a sentence takes the status of every record it rests on (issue 25 point 4, issue 30 point 4) --

@@ -15,6 +15,7 @@ from verified.pages.fmt import (
     fmt_bytes,
     fmt_ratio,
     fmt_seconds,
+    fmt_size,
     fmt_value,
     host_text,
     shorten,
@@ -27,7 +28,9 @@ from verified.versions import release, sort_key
 
 PLACEHOLDER = re.compile(
     r"\{\{\s*(?P<id>[a-z0-9][a-z0-9.-]*)\s*\|\s*(?P<fw>paddle|torch)(?:@(?P<dev>cpu|gpu))?\s*"
-    r"\|\s*(?P<field>[a-z_]+)(?:\.(?P<key>[\w-]+))?\s*\}\}"
+    r"\|\s*(?P<field>[a-z_]+)(?:\.(?P<key>[\w-]+))?\s*"
+    # one filter that words the value (verified.pages.words): yesno("…", "…"), words(…), …
+    r"(?:\|\s*(?P<filter>[a-z]+)\((?P<args>(?:\"(?:[^\"\\]|\\.)*\"|[^\"()])*)\)\s*)?\}\}"
 )
 ANY_BRACES = re.compile(r"\{\{.*?\}\}")
 BLOCK_FIELDS = {"output", "exception", "conditions"}
@@ -73,7 +76,7 @@ def field_value(rec: dict, field_name: str, key: str | None, lang: str, label: s
         if not isinstance(value, int):
             raise ReportError(f"{label}: no byte count observed")
         if field_name == "mib":  # the articles' figure; the exact bytes are in the report
-            return f"{value / 2**20:.2f} MiB"
+            return fmt_size(value, lang)
         return fmt_bytes(value, lang)
     if field_name == "ratio":
         if not isinstance(observed.get("ratio"), (int, float)):

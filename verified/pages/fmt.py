@@ -9,12 +9,22 @@ from verified.pages.words import TEXT
 from verified.versions import release, sort_key
 
 
+def fmt_size(n: int, lang: str) -> str:
+    """A size as Paddle's and PyTorch's docs write one: bytes under 1 KiB, else KiB or MiB."""
+    if abs(n) < 2**10:
+        return f"{n:,} {TEXT[lang]['bytes']}"
+    if abs(n) < 2**20:
+        return f"{n / 2**10:.2f} KiB"
+    return f"{n / 2**20:.2f} MiB"
+
+
 def fmt_bytes(n: int, lang: str) -> str:
-    mib = n / 2**20
-    unit = TEXT[lang]["bytes"]
-    if lang == "zh":
-        return f"{n:,} {unit}（{mib:.2f} MiB）"
-    return f"{n:,} {unit} ({mib:.2f} MiB)"
+    """An exact byte count (for tables that compare a measurement with its theory), with the
+    size in KiB or MiB beside it when it is 1 KiB or more."""
+    exact = f"{n:,} {TEXT[lang]['bytes']}"
+    if abs(n) < 2**10:
+        return exact
+    return exact + TEXT[lang]["paren"].format(fmt_size(n, lang)).replace("(", " (", 1)
 
 
 def fmt_value(value) -> str:

@@ -50,7 +50,21 @@ from verified.pages.standing import (
     of_statement,
 )
 from verified.pages.tables import silent_table, verification_page
-from verified.pages.words import BOOLEANS, NAMES, TEXT, skip_text, stale_text
+from verified.pages.words import (
+    BOOLEANS,
+    FILTERS,
+    NAMES,
+    TEXT,
+    WordingError,
+    is_names,
+    join_words,
+    parse_filter_args,
+    skip_text,
+    stale_text,
+    value_range,
+    word_value,
+    words_same,
+)
 from verified.report import Entry, ReportError, Reports
 from verified.versions import release
 
@@ -207,18 +221,75 @@ class Page:
         entry = standing.entries[0]
         if act is Action.MARK:
             return self.failed(entry, name, match["key"], label)
-        shown = field_value(entry.rec, name, match["key"], self.lang, label)
-        observed = None
-        if name == "value" and self.lang != "en":
-            raw = observed_value(entry.rec, match["key"])
-            worded = self.worded(entry.rec, raw, label)
-            if worded != raw:
-                observed = fmt_value(raw)
-                shown = escape(worded) if isinstance(worded, str) else code(fmt_value(worded))
+        shown, observed = self.shown(entry.rec, match, label)
         if not self.provenance:
             return shown
         key = f"{name}.{match['key']}" if match["key"] else name
         return self.link(shown, entry, key, observed)
+
+    def shown(self, rec: dict, match: re.Match, label: str) -> tuple[str, str | None]:
+        """A value field as the sentence shows it, and the observed value for its hover title
+        when the sentence says it in words (None when it shows the value as observed). A filter
+        (verified.pages.words) words it as the page declares; without one, a list of names is
+        joined in words, and an English phrase in a value is worded from the article's
+        ``values.<lang>.toml``."""
+        name, key, lang = match["field"], match["key"], self.lang
+        if match["filter"] and match["filter"] not in FILTERS:
+            raise ReportError(f"{label}: unknown filter {match['filter']!r}, one of {FILTERS}")
+        if match["filter"] and name != "value":
+            raise ReportError(f"{label}: only a value field takes a filter, not {name!r}")
+        shown = field_value(rec, name, key, lang, label)
+        if name != "value":
+            return shown, None
+        raw = observed_value(rec, key)
+        if match["filter"] in ("yesno", "words", "each"):
+            try:
+                phrase = word_value(match["filter"], parse_filter_args(match["args"]), raw)
+            except WordingError as exc:
+                raise ReportError(f"{label}: {exc}") from None
+            return phrase, self.title_value(rec, raw, label)
+        worded = self.worded(rec, raw, label) if lang != "en" else raw
+        if match["filter"] == "at":  # one entry of a dict whose keys are not names
+            try:
+                args = parse_filter_args(match["args"])
+            except WordingError as exc:
+                raise ReportError(f"{label}: {exc}") from None
+            if len(args) != 1 or not isinstance(args[0], str):
+                raise ReportError(f'{label}: at() takes one key, e.g. at("clean window")')
+            if not isinstance(raw, dict) or args[0] not in raw:
+                raise ReportError(f"{label}: no key {args[0]!r} in the observed value")
+            return code(fmt_value(raw[args[0]])), None
+        if match["filter"] == "to":
+            try:
+                args = parse_filter_args(match["args"])
+            except WordingError as exc:
+                raise ReportError(f"{label}: {exc}") from None
+            if len(args) != 1 or not (isinstance(args[0], tuple) and args[0][0] == "field"):
+                raise ReportError(f"{label}: to() takes the other end's field, e.g. to(value.max)")
+            other, _, other_key = args[0][1].partition(".")
+            if other != "value" or not other_key:
+                raise ReportError(f"{label}: to() takes a value field, e.g. to(value.max)")
+            high = field_value(rec, "value", other_key, lang, label)
+            same = words_same(raw, observed_value(rec, other_key))
+            return value_range(shown, high, same, lang), None
+        if is_names(worded):
+            return join_words([code(str(v)) for v in worded], lang), None
+        if worded != raw:
+            seen = fmt_value(raw)  # True behind 是; an English phrase is what the page words
+            shown = escape(worded) if isinstance(worded, str) else code(fmt_value(worded))
+            return shown, None if ENGLISH_PHRASE.search(seen) else seen
+        return shown, None
+
+    def title_value(self, rec: dict, raw, label: str) -> str | None:
+        """The observation behind a worded value, for its hover title: as observed, unless it
+        holds an English phrase (a case's name, an outcome) on a page in another language: then
+        worded, or left out when part of it has no wording (the report shows it as observed)."""
+        seen = fmt_value(raw)
+        if self.lang == "en" or not ENGLISH_PHRASE.search(seen):
+            return seen
+        with contextlib.suppress(ReportError):
+            return fmt_value(self.worded(rec, raw, label))
+        return None
 
     def worded(self, rec: dict, raw, label: str):
         """The observed value with every English phrase in it (an outcome such as "wrong
@@ -227,8 +298,10 @@ class Page:
         are; so do dict keys, which name cases."""
         if isinstance(raw, list):
             return [self.worded(rec, item, label) for item in raw]
-        if isinstance(raw, dict):
-            return {k: self.worded(rec, v, label) for k, v in raw.items()}
+        if isinstance(raw, dict):  # a key names a case: worded when the table words it
+            article = rec["id"].split(".", 1)[0]
+            table = value_words(self.reports.snippets / article, self.lang)
+            return {table.get(k, k): self.worded(rec, v, label) for k, v in raw.items()}
         if isinstance(raw, bool):
             return BOOLEANS.get(self.lang, {}).get(raw, raw)
         if not isinstance(raw, str):

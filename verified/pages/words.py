@@ -19,6 +19,8 @@ TEXT = {
         "gpu_none": "not run for this page",
         "and": " and ",
         "list_sep": ", ",
+        "range": "{low} to {high}",
+        "words_and": " and ",
         "colon": ": ",
         "paren": "({})",
         "fastest": "fastest runs",
@@ -109,6 +111,8 @@ TEXT = {
         "gpu_none": "本次构建未运行",
         "and": " 与 ",
         "list_sep": "、",
+        "range": "{low} 到 {high}",
+        "words_and": " 和 ",
         "colon": "：",
         "paren": "（{}）",
         "fastest": "各自最快一次",
@@ -263,3 +267,125 @@ def stale_text(reason: str, lang: str) -> str:
     if match and lang == "zh":
         return f"运行于 {match['framework']} {match['ran']}，应为 {match['expected']}"
     return reason
+
+
+# -- values as words of their sentence -----------------------------------------------------------
+#
+# A value placeholder may end with one filter that says the observed value in the sentence's own
+# words, declared where the sentence is written (the page, in its language):
+#
+#   {{ c | paddle | value.raised | yesno("会报错", "不报错") }}      a boolean
+#   {{ c | torch | value.ended | words({"a": 1} = "…", [] = "…") }}  any value, each declared
+#   {{ c | paddle | value.changed | each(true = "每次都改变") }}       a list or dict whose every
+#                                                                    element is that value
+#   {{ c | torch | value.low | to(value.high) }}                      a range: "3 到 5", or "3"
+#   {{ c | torch | value.norms | at("clean window") }}                one entry of a dict
+#
+# A value the filter does not declare stops the build, naming the page and the placeholder: the
+# wording can never outlive the observation it stands for. Without a filter, a list of names
+# reads as names joined by the language's "and" ("`a`、`b` 和 `c`"); numbers, a list of numbers
+# (a tensor's) and code stay as observed.
+
+FILTERS = ("yesno", "words", "each", "to", "at")
+FIELD_REF = re.compile(r"[a-z_]+(?:\.[\w-]+)?")
+
+
+class WordingError(ValueError):
+    """A filter that cannot be read, or that does not word the observed value."""
+
+
+def parse_filter_args(text: str) -> list:
+    """The arguments of a filter: JSON values, ``VALUE = "phrase"`` pairs (as tuples) or bare
+    field names (``value.high``), separated by commas."""
+    import json
+
+    decoder = json.JSONDecoder()
+    args: list = []
+    pos, n = 0, len(text)
+
+    def skip(p: int) -> int:
+        while p < n and text[p].isspace():
+            p += 1
+        return p
+
+    def one(p: int):
+        p = skip(p)
+        if p < n and (m := FIELD_REF.match(text, p)) and m[0] not in ("true", "false", "null"):
+            return ("field", m[0]), m.end()
+        try:
+            return decoder.raw_decode(text, p)
+        except json.JSONDecodeError as exc:
+            raise WordingError(f"cannot read {text[p:]!r}: {exc.msg}") from None
+
+    pos = skip(pos)
+    while pos < n:
+        value, pos = one(pos)
+        pos = skip(pos)
+        if pos < n and text[pos] == "=":
+            phrase, pos = one(pos + 1)
+            if not isinstance(phrase, str) or not phrase.strip():
+                raise WordingError(f"the wording of {value!r} must be a non-empty string")
+            value = (value, phrase)
+            pos = skip(pos)
+        args.append(value)
+        if pos < n:
+            if text[pos] != ",":
+                raise WordingError(f"expected ',' at {text[pos:]!r}")
+            pos = skip(pos + 1)
+    return args
+
+
+def words_same(a, b) -> bool:
+    """Equal as JSON values (True is not 1, 1 is not 1.0)."""
+    import json
+
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _every(value, wanted) -> bool:
+    if words_same(value, wanted):
+        return True
+    if isinstance(value, list) and value:
+        return all(_every(v, wanted) for v in value)
+    if isinstance(value, dict) and value:
+        return all(_every(v, wanted) for v in value.values())
+    return False
+
+
+def word_value(name: str, args: list, value) -> str:
+    """The phrase a ``yesno``, ``words`` or ``each`` filter declares for the observed value."""
+    if name == "yesno":
+        if len(args) != 2 or not all(isinstance(a, str) and a.strip() for a in args):
+            raise WordingError('yesno takes two phrases: yesno("if true", "if false")')
+        if not isinstance(value, bool):
+            raise WordingError(f"yesno words a boolean; the observed value is {value!r}")
+        return args[0] if value else args[1]
+    pairs = [a for a in args if isinstance(a, tuple) and a[0] != "field"]
+    if not pairs or len(pairs) != len(args):
+        raise WordingError(f'{name} takes VALUE = "phrase" pairs, e.g. {name}(true = "…")')
+    for wanted, phrase in pairs:
+        if words_same(value, wanted) if name == "words" else _every(value, wanted):
+            return phrase
+    declared = ", ".join(repr(w) for w, _ in pairs)
+    raise WordingError(
+        f"{name}(…) words {declared}, not the observed value {value!r}: word it, or say what "
+        "changed"
+    )
+
+
+def is_names(value) -> bool:
+    """A non-empty list of strings: names to join in words (a list of numbers is a tensor's)."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+
+
+def join_words(items: list[str], lang: str) -> str:
+    """``a``, ``a and b``, ``a, b and c`` in the language's words."""
+    t = TEXT[lang]
+    if len(items) <= 1:
+        return "".join(items)
+    return t["list_sep"].join(items[:-1]) + t["words_and"] + items[-1]
+
+
+def value_range(low: str, high: str, same: bool, lang: str) -> str:
+    """``low`` to ``high``, or the one value when both ends are the same."""
+    return low if same else TEXT[lang]["range"].format(low=low, high=high)
