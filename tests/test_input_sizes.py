@@ -94,7 +94,7 @@ INPUTS = [
         lambda n: {"size": mib(n)},
         {
             "en": [
-                ("inplace/speed.md", "as fast for {size}."),
+                ("inplace/speed.md", "as fast for {size} "),
                 ("inplace/speed.md", "| {{{{ inplace.speed-large | torch | env }}}}, {size} |"),
             ],
             "zh": [
