@@ -45,7 +45,7 @@ CALLS = {
     "ceil_": lambda t: t.ceil_(),
     "clamp_": lambda t: t.clamp_(-0.1, 0.1),
     "clip_": lambda t: t.clip_(-0.1, 0.1),
-    "copy_": lambda t: t.copy_(other),
+    "copy_": lambda t: t.copy_(other, True),  # before 3.2 `blocking` has no default
     "copysign_": lambda t: t.copysign_(-other),
     "cos_": lambda t: t.cos_(),
     "cosh_": lambda t: t.cosh_(),
@@ -160,9 +160,9 @@ def on_a_leaf(name):
     try:
         CALLS[name](leaf)
         refused = False
-    except (ValueError, RuntimeError) as error:
+    except Exception as error:  # another error is an outcome too, kept by its type
         if not any(text in str(error) for text in REFUSALS):
-            raise
+            return f"raised another error ({type(error).__name__})"
         refused = True
     after = leaf.numpy()
     written = after.shape != before.shape or after.dtype != before.dtype
@@ -177,7 +177,10 @@ def on_a_leaf(name):
 def counter_step(name):
     """Call the method once on a fresh tensor that does not require gradients."""
     tensor = fresh(name, stop_gradient=True)
-    CALLS[name](tensor)
+    try:
+        CALLS[name](tensor)
+    except Exception as error:
+        return f"raised {type(error).__name__}"
     return tensor.inplace_version
 
 
@@ -189,11 +192,14 @@ def message_gap(name):
     weight = paddle.to_tensor(FLOATS, stop_gradient=False)
     hidden = weight * 1
     result = paddle.sin(hidden)  # saves hidden
-    CALLS[name](hidden)
     try:
+        CALLS[name](hidden)
         result.sum().backward()
-    except RuntimeError as error:
-        now, expected = GAP.search(str(error)).groups()
+    except Exception as error:
+        versions = GAP.search(str(error))
+        if versions is None:
+            return f"raised another error ({type(error).__name__})"
+        now, expected = versions.groups()
         return int(now) - int(expected)
     return "no error"
 
@@ -207,7 +213,9 @@ methods = [
 untried = [name for name in methods if name not in CALLS]  # a method this list lacks
 tried = [name for name in methods if name in CALLS]
 leaf_outcome = {name: on_a_leaf(name) for name in tried}
+# How far one call moves the counter, or the error the call raised.
 steps = {name: counter_step(name) for name in tried}
+counted = {name: step for name, step in steps.items() if isinstance(step, int)}
 gaps = {name: message_gap(name) for name in ("add_", "index_fill_", "hypot_", "nan_to_num_")}
 by_outcome = {}
 for name, outcome in leaf_outcome.items():
@@ -216,6 +224,7 @@ for name, outcome in leaf_outcome.items():
 print(f"{len(methods)} in-place methods, not tried: {untried}")
 for outcome, names in by_outcome.items():
     print(f"on a leaf, {outcome} ({len(names)}): {', '.join(names)}")
-print("one call moves the counter by more than 1:", {n: s for n, s in steps.items() if s > 1})
-print("one call leaves the counter as it was:", [n for n, s in steps.items() if s == 0])
+print("one call moves the counter by more than 1:", {n: s for n, s in counted.items() if s > 1})
+print("one call leaves the counter as it was:", [n for n, s in counted.items() if s == 0])
+print("one call raises:", {n: s for n, s in steps.items() if n not in counted})
 print("versions apart in backward's message after one call:", gaps)

@@ -2,7 +2,7 @@ import re
 
 import torch
 
-# The messages that mean "autograd refused this write"; anything else is re-raised.
+# The messages that mean "autograd refused this write"; any other error is kept by its type.
 REFUSALS = (
     "a leaf Variable that requires grad is being used in an in-place operation",
     "a leaf Variable that requires grad has been used in an in-place operation",
@@ -70,9 +70,9 @@ def on_a_leaf(name):
     try:
         FLOAT_CALLS[name](leaf)
         refused = False
-    except RuntimeError as error:
+    except Exception as error:  # another error is an outcome too, kept by its type
         if not any(text in str(error) for text in REFUSALS):
-            raise
+            return f"raised another error ({type(error).__name__})"
         refused = True
     written = leaf.shape != before.shape or not torch.equal(leaf.detach(), before)
     if refused:
@@ -83,7 +83,10 @@ def on_a_leaf(name):
 def counter_step(name):
     """Call the method once on a fresh tensor that does not require gradients."""
     tensor = fresh(name, requires_grad=False)
-    (FLOAT_CALLS | INTEGER_CALLS)[name](tensor)
+    try:
+        (FLOAT_CALLS | INTEGER_CALLS)[name](tensor)
+    except Exception as error:
+        return f"raised {type(error).__name__}"
     return tensor._version
 
 
@@ -95,17 +98,22 @@ def message_gap(name):
     weight = torch.tensor(FLOATS, requires_grad=True)
     hidden = weight * 1
     result = torch.sin(hidden)  # saves hidden
-    FLOAT_CALLS[name](hidden)
     try:
+        FLOAT_CALLS[name](hidden)
         result.sum().backward()
-    except RuntimeError as error:
-        now, expected = GAP.search(str(error)).groups()
+    except Exception as error:
+        versions = GAP.search(str(error))
+        if versions is None:
+            return f"raised another error ({type(error).__name__})"
+        now, expected = versions.groups()
         return int(now) - int(expected)
     return "no error"
 
 
 leaf_outcome = {name: on_a_leaf(name) for name in FLOAT_CALLS}  # integers cannot require grad
+# How far one call moves the counter, or the error the call raised.
 steps = {name: counter_step(name) for name in FLOAT_CALLS | INTEGER_CALLS}
+counted = {name: step for name, step in steps.items() if isinstance(step, int)}
 gaps = {name: message_gap(name) for name in ("add_", "index_fill_", "hypot_", "nan_to_num_")}
 by_outcome = {}
 for name, outcome in leaf_outcome.items():
@@ -113,6 +121,7 @@ for name, outcome in leaf_outcome.items():
 
 for outcome, names in by_outcome.items():
     print(f"on a leaf, {outcome} ({len(names)}): {', '.join(names)}")
-print("one call moves the counter by more than 1:", {n: s for n, s in steps.items() if s > 1})
-print("one call leaves the counter as it was:", [n for n, s in steps.items() if s == 0])
+print("one call moves the counter by more than 1:", {n: s for n, s in counted.items() if s > 1})
+print("one call leaves the counter as it was:", [n for n, s in counted.items() if s == 0])
+print("one call raises:", {n: s for n, s in steps.items() if n not in counted})
 print("versions apart in backward's message after one call:", gaps)
