@@ -16,7 +16,11 @@ GENERATED = ("figures", "notebooks")  # written at build time, for both language
 FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^(#{1,6})\s+\S")
 SNIPPET = re.compile(r"--8<--\s+\"([^\"]+)\"")
-CLAIM = re.compile(r"\{\{\s*([a-z0-9][a-z0-9.-]*)\s*\|\s*([a-z@]+)\s*\|\s*([\w.-]+)\s*\}\}")
+# a value placeholder may end with one wording filter (yesno(...), words(...), each(...), to(...),
+# at(...): verified/pages/words.py); the claim, framework and field are what must match
+CLAIM = re.compile(
+    r"\{\{\s*([a-z0-9][a-z0-9.-]*)\s*\|\s*([a-z@]+)\s*\|\s*([\w.-]+)\s*(?:\|\s*\w+\((?:[^()]|\([^()]*\))*\)\s*)?\}\}"
+)
 FIGURE = re.compile(r"\]\((figures/[^)\s]+)\)")
 TABS = re.compile(r'^\s*=== "([^"]+)"')
 

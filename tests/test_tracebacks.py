@@ -56,6 +56,7 @@ def fresh_records(reports: Reports, claim: str, framework: str):
                 yield release(rec["env"]["version"]), rec
 
 
+@pytest.mark.site  # reads build/claims.json: after the claims (nox: site-tests)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_exception_of_every_release_opens_its_entry(lang, assets, reports):
     asset, checked = assets[lang], 0
@@ -79,6 +80,7 @@ def test_every_exception_of_every_release_opens_its_entry(lang, assets, reports)
     assert checked >= 50, checked  # 11 exception placeholders, 5 releases of each framework
 
 
+@pytest.mark.site  # reads build/claims.json: after the claims (nox: site-tests)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_error_line_of_the_outputs_is_in_the_asset(lang, assets, reports):
     """Every line of an output that names an exception or warning class, or a Paddle error
@@ -105,6 +107,7 @@ def test_every_error_line_of_the_outputs_is_in_the_asset(lang, assets, reports):
     assert checked >= 20, checked
 
 
+@pytest.mark.site  # reads build/claims.json: after the claims (nox: site-tests)
 def test_every_message_opens_its_entry_also_as_another_release_prints_it(assets):
     failures = []
     for lang in LANGS:
@@ -145,6 +148,7 @@ def test_the_frames_of_a_traceback_are_left_out():
     )
 
 
+@pytest.mark.site  # reads build/claims.json: after the claims (nox: site-tests)
 @pytest.mark.parametrize("message", NOT_COVERED, ids=range(1, len(NOT_COVERED) + 1))
 def test_a_message_the_site_does_not_cover_matches_nothing(message, assets):
     for lang in LANGS:
@@ -152,6 +156,7 @@ def test_a_message_the_site_does_not_cover_matches_nothing(message, assets):
         assert tracebacks.match(assets[lang], in_a_traceback(message)) == []
 
 
+@pytest.mark.site  # reads build/claims.json: after the claims (nox: site-tests)
 def test_a_message_changed_beyond_what_varies_matches_nothing(assets):
     """The matching can fail: a verified message whose second half is another message's is
     neither, and its first half alone (one line a reader may paste) is still the message."""
@@ -166,6 +171,7 @@ def test_a_message_changed_beyond_what_varies_matches_nothing(assets):
     assert as_another_run_prints_it(text) != text
 
 
+@pytest.mark.site  # reads build/claims.json: after the claims (nox: site-tests)
 def test_both_languages_hold_the_same_messages_under_their_own_titles(assets):
     en, zh = assets["en"], assets["zh"]
     assert [e["id"] for e in en["entries"]] == [e["id"] for e in zh["entries"]]
@@ -195,6 +201,7 @@ def test_the_stop_words_are_the_searchs():
     assert set(STOP_WORDS) == tracebacks.STOP
 
 
+@pytest.mark.site  # reads build/claims.json: after the claims (nox: site-tests)
 def test_the_asset_is_small(assets):
     size = len(json.dumps(assets["en"], ensure_ascii=False, separators=(",", ":")))
     assert size < 60_000, size
