@@ -647,6 +647,15 @@ def test_whole_page_renders_in_both_languages(site):
             "~~~\n一行\n```\n二行\n三行\n~~~\n正文\n续行",
             "~~~\n一行\n```\n二行\n三行\n~~~\n正文续行",
         ),
+        # after a line of block syntax nothing is joined, even before a Chinese character
+        ("```\n代码\n```\n正文", "```\n代码\n```\n正文"),
+        ("| 表格 |\n续行", "| 表格 |\n续行"),
+        ('=== "飞桨"\n正文', '=== "飞桨"\n正文'),
+        ('!!! note "注意"\n正文', '!!! note "注意"\n正文'),
+        # a Chinese line with a trailing space still ends in a Chinese character
+        ("第一行。 \n`add_()` 后", "第一行。`add_()` 后"),
+        # joining one pair of lines goes on with the next ones
+        ("第一行，\n第二行。\n\n第二段，\n续行。", "第一行，第二行。\n\n第二段，续行。"),
     ],
 )
 def test_join_cjk_soft_breaks(markdown, joined):

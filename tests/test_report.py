@@ -466,6 +466,36 @@ def test_results_problems_name_the_case_and_the_command(snippets, tmp_path):
     assert "results/paddle-2.6.2.json: no result for fixture.leaf: run" in problems[0]
 
 
+def test_results_problems_go_on_after_a_missing_report(snippets, tmp_path, monkeypatch):
+    """Every declared environment is checked (``results/matrix.toml``'s when none are given),
+    after a missing report too; a failure's reason is cut at 200 characters; a GPU report's
+    problems join the others, and the reports after it are checked too."""
+    from verified import matrix
+    from verified.matrix import Environment
+
+    results = tmp_path / "results"
+    old = Environment("paddle-2.6.2", "paddle", "2.6.2", ())
+    gone = Environment("torch-2.4.1", "torch", "2.4.1", ())
+    case = cases_for(snippets, OTHER)[("fixture.chain", "paddle", "cpu")]
+    reason = "x" * 200 + "CUT"
+    failed = record(case, status="failed", env=env_for("paddle", version="2.6.2"), reason=reason)
+    others = [r for r in run_all(snippets, OTHER) if r["framework"] == "paddle"]
+    others = [r for r in others if r["device"] == "cpu" and r["id"] != "fixture.chain"]
+    write([*others, failed], results / "paddle-2.6.2.json", snippets=snippets, versions=OTHER)
+    for extra in ("gpu-a", "other"):  # a GPU report, checked by its own rules, and a stray one
+        write([], results / f"{extra}.json", snippets=snippets, versions=VERSIONS, name=extra)
+    monkeypatch.setattr(matrix, "environments", lambda: [gone, old])
+    refresh = "run `nox -s \"matrix(env='paddle-2.6.2')\"`"
+    assert results_problems(results, snippets) == [
+        "results/torch-2.4.1.json is missing: run `nox -s \"matrix(env='torch-2.4.1')\"`",
+        f"results/paddle-2.6.2.json: fixture.chain[paddle-cpu] failed on paddle 2.6.2 "
+        f"({'x' * 200}): declare the difference with a [[claim.expect.paddle.versions]] "
+        f"override, then {refresh}",
+        "results/gpu-a.json: no case passed on a GPU: not a GPU report to keep",
+        "results/other.json is not an environment of results/matrix.toml",
+    ]
+
+
 def test_cpu_model_reads_the_model_name(tmp_path, monkeypatch):
     import platform
 

@@ -1,0 +1,77 @@
+"""Fields of a record one by one, without a page: the conditions table of a timing case in
+both languages, and what it refuses. Compared with the whole expected text."""
+
+from __future__ import annotations
+
+import pytest
+
+from verified.pages.fields import conditions_table, exception_text, field_value
+from verified.pages.words import TEXT
+from verified.report import ReportError
+
+CONDITIONS = {
+    "clean": {"ratio": 2.0, "noise": 1.01, "allocator": {}},
+    "perturbed": {"ratio": 1.5, "noise": 1.125, "allocator": {"MALLOC_ARENA_MAX": "2", "X": "y"}},
+    "shell MALLOC_TOP_PAD_=1 A=<b>": {"ratio": 3, "noise": 1, "allocator": None},
+    "odd|name": {"ratio": 0.5, "noise": 1.0},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_conditions_table_shows_every_condition_its_ratio_control_and_allocator(lang):
+    t = TEXT[lang]
+    times = "×" if lang == "en" else " 倍"
+    shell = t["condition"]["shell"].format(
+        variables="<code>MALLOC&#95;TOP&#95;PAD&#95;=1 A=&lt;b&gt;</code>"
+    )
+    assert conditions_table(
+        {"observed": {"conditions": CONDITIONS}}, lang, "page.md: x"
+    ) == "\n".join(
+        [
+            t["conditions_head"],
+            "|---|---|---|---|",
+            f"| {t['condition']['clean']} | 2.00{times} | 1.01{times} | {t['defaults']} |",
+            f"| {t['condition']['perturbed']} | 1.50{times} | 1.12{times} | "
+            "<code>MALLOC&#95;ARENA&#95;MAX=2 X=y</code> |",
+            f"| {shell} | 3.00{times} | 1.00{times} | ? |",
+            f"| odd&#124;name | 0.50{times} | 1.00{times} | ? |",
+        ]
+    )
+
+
+@pytest.mark.parametrize("observed", [None, {}, {"conditions": {}}, {"conditions": [1]}])
+def test_conditions_table_refuses_a_record_without_conditions(observed):
+    with pytest.raises(ReportError) as err:
+        conditions_table({"observed": observed}, "en", "page.md: {{ x | torch | conditions }}")
+    assert str(err.value) == (
+        "page.md: {{ x | torch | conditions }}: the record has no conditions (not a timing claim?)"
+    )
+
+
+@pytest.mark.parametrize(
+    "measured",
+    [{"noise": 1.0}, {"ratio": 2.0}, {"ratio": "2", "noise": 1.0}, {"ratio": 2.0, "noise": None}],
+)
+def test_conditions_table_refuses_a_condition_without_ratio_and_control(measured):
+    rec = {"observed": {"conditions": {"clean": CONDITIONS["clean"], "perturbed": measured}}}
+    with pytest.raises(ReportError) as err:
+        conditions_table(rec, "zh", "page.md: x")
+    assert str(err.value) == "page.md: x: condition 'perturbed' observed no ratio and control"
+
+
+def test_bytes_of_a_region_not_observed_name_the_regions_there_are():
+    with pytest.raises(ReportError) as err:
+        field_value({"observed": {"bytes": 4096}}, "bytes", "peak", "en", "page.md: x")
+    assert str(err.value) == "page.md: x: no region 'peak' in []"
+    with pytest.raises(ReportError) as err:
+        field_value({"observed": {"bytes": {"b": 1, "a": 2}}}, "mib", "peak", "en", "page.md: x")
+    assert str(err.value) == "page.md: x: no region 'peak' in ['a', 'b']"
+
+
+def test_exception_text_keeps_the_message_as_printed():
+    """Blank lines around the message go; its own indentation and characters stay, and every
+    line loses its trailing spaces."""
+    rec = {
+        "observed": {"exception": {"type": "RuntimeError", "message": "\n  Xfirst  \nlastX\n\n"}}
+    }
+    assert exception_text(rec, "page.md: x") == "RuntimeError:   Xfirst\nlastX"
