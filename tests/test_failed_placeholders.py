@@ -1,0 +1,355 @@
+"""Placeholders whose record did not pass, on a site that shows failures (``nox -s site``).
+A block (``output``, ``exception``, ``conditions``): the failure note (statement, what was
+observed or why it is stale or not run, what was expected), then the block as far as anything
+was observed. A value: what was observed (or last observed, or nothing), what was expected,
+and why it is stale or was not run. Both languages; whole texts compared; rendered from fixture
+reports at hook level (no site build). Also the wording of observed values in Chinese."""
+
+from __future__ import annotations
+
+import pytest
+from claimkit import VERSIONS, env_for, make_docs, make_snippets, observed_for
+
+from verified.claims import all_cases
+from verified.pages.fields import PLACEHOLDER
+from verified.pages.fmt import code, escape, fmt_value
+from verified.pages.page import Page
+from verified.pages.tables import silent_table
+from verified.pages.words import BOOLEANS, NAMES, SKIP_TEXT, STALE_TEXT, TEXT
+from verified.report import ReportError, Reports, record, write
+
+STATEMENTS = {
+    "fixture.leaf": {"en": "Leaf error.", "zh": "叶子张量报错。"},
+    "fixture.grad": {"en": "The gradient is -16.", "zh": "梯度为 -16。"},
+    "fixture.speed": {"en": "In place is faster.", "zh": "原位更快。"},
+}
+LONG = "value: expected -16, observed -15 " + "x" * 300
+CONDITIONS = {"clean": {"ratio": 0.9, "noise": 1.01, "allocator": {}}}
+
+
+def records(snippets, failed: dict) -> list[dict]:
+    """Every fixture case passed (GPU ones skipped), but those in ``failed``: case -> changes."""
+    out = []
+    for key, case in all_cases(snippets, VERSIONS).items():
+        if case.device == "gpu":
+            rec = record(case, status="skipped", env=env_for(case.framework), reason="no GPU")
+            rec["skip"] = {"code": "no_cuda" if case.framework == "torch" else "cpu_build",
+                           "version": VERSIONS[case.framework]}  # fmt: skip
+        else:
+            rec = record(case, status="passed", env=env_for(case.framework),
+                         observed=observed_for(case))  # fmt: skip
+        if key in failed:
+            rec = {**rec, "status": "failed", **failed[key]}
+        out.append(rec)
+    return out
+
+
+@pytest.fixture
+def shown(tmp_path):
+    """A page renderer over a report where the leaf error (PyTorch) and the timing claim
+    (PyTorch) failed, on a site that shows failures."""
+    snippets = make_snippets(tmp_path)
+    docs = make_docs(tmp_path)
+    failed = {
+        ("fixture.leaf", "torch", "cpu"): {"reason": LONG},
+        ("fixture.speed", "torch", "cpu"): {"reason": None},
+        ("fixture.speed", "paddle", "cpu"): {"reason": "ratio 0.9"},
+        ("fixture.chain", "torch", "cpu"): {"reason": "killed", "observed": None},
+        ("fixture.chain", "paddle", "cpu"): {"reason": "killed", "observed": {"output": "p\n"}},
+        ("fixture.grad", "paddle", "cpu"): {"reason": "value", "observed": {"value": -15.5}},
+    }
+    live = records(snippets, failed)
+    for rec in live:
+        if (rec["id"], rec["framework"]) == ("fixture.speed", "torch"):
+            rec["observed"] = {**rec["observed"], "conditions": CONDITIONS}
+        if (rec["id"], rec["framework"]) == ("fixture.speed", "paddle"):
+            rec["observed"] = {**rec["observed"], "output": "a ``` fence\n"}
+    write(live, tmp_path / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    (tmp_path / "results").mkdir()
+
+    def page(lang: str, provenance: bool = True) -> Page:
+        reports = Reports(tmp_path / "build" / "claims.json", tmp_path / "results", snippets,
+                          VERSIONS, failed_shown=True)  # fmt: skip
+        return Page(reports, lang, f"{lang}/fixture.md", docs=docs, provenance=provenance)
+
+    page.snippets = snippets
+    return page
+
+
+def block(page: Page, placeholder: str) -> str:
+    """The block a placeholder on a line of its own becomes (the page adds its banner)."""
+    return page.block(PLACEHOLDER.fullmatch(placeholder))
+
+
+def note(lang: str, claim_id: str, observed: str, expected: dict) -> str:
+    return "    " + TEXT[lang]["failed_block"].format(
+        statement=STATEMENTS[claim_id][lang],
+        observed=observed,
+        expected=code(fmt_value(expected)),
+    )
+
+
+def expected_of(page: Page, claim_id: str, framework: str, device: str = "cpu") -> dict:
+    return page.reports.live.records[(claim_id, framework, device)]["expected"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_failed_output_block_notes_the_failure_then_shows_what_ran(shown, lang):
+    page = shown(lang)
+    out = block(page, "{{ fixture.leaf | torch | output }}")
+    reason = escape(LONG[:299] + "…")
+    assert out == "\n".join(
+        [
+            '!!! failure "✗ fixture.leaf"',
+            "",
+            note(lang, "fixture.leaf", reason, expected_of(page, "fixture.leaf", "torch")),
+            "",
+            f'```text title="{TEXT[lang]["output"]}"',
+            "hello",
+            "Traceback (most recent call last):",
+            "  ...",
+            "RuntimeError: a leaf Variable that requires grad",
+            "more",
+            "```",
+        ]
+    )
+    assert set(page.failures) == {"fixture.leaf[torch-cpu]"}
+    # the exception field of the same record: the same note and what was observed
+    assert block(page, "{{ fixture.leaf | torch | exception }}") == out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_failed_conditions_block_shows_the_conditions_it_measured(shown, lang):
+    page = shown(lang)
+    t = TEXT[lang]
+    times = "×" if lang == "en" else " 倍"
+    assert block(page, "{{ fixture.speed | torch | conditions }}") == "\n".join(
+        [
+            '!!! failure "✗ fixture.speed"',
+            "",
+            note(lang, "fixture.speed", "", expected_of(page, "fixture.speed", "torch")),
+            "",
+            t["conditions_head"],
+            "|---|---|---|---|",
+            f"| {t['condition']['clean']} | 0.90{times} | 1.01{times} | {t['defaults']} |",
+        ]
+    )
+    # a record without conditions: the note alone (nothing more was observed)
+    paddle = expected_of(page, "fixture.speed", "paddle")
+    assert block(page, "{{ fixture.speed | paddle | conditions }}") == "\n".join(
+        ['!!! failure "✗ fixture.speed"', "", note(lang, "fixture.speed", "ratio 0.9", paddle), ""]
+    )
+    # its output holds three backticks: the fence is four
+    assert block(page, "{{ fixture.speed | paddle | output }}").endswith(
+        f'\n\n````text title="{t["output"]}"\na ``` fence\n````'
+    )
+    assert set(page.failures) == {"fixture.speed[torch-cpu]", "fixture.speed[paddle-cpu]"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_block_not_run_here_says_why(shown, lang):
+    page = shown(lang)
+    why = SKIP_TEXT[lang]["no_cuda"].format(version=VERSIONS["torch"])
+    expected = expected_of(page, "fixture.leaf", "torch", "gpu")
+    assert block(page, "{{ fixture.leaf | torch@gpu | output }}") == "\n".join(
+        ['!!! failure "✗ fixture.leaf"', "", note(lang, "fixture.leaf", escape(why), expected), ""]
+    )
+    assert set(page.failures) == {"fixture.leaf[torch-gpu]"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_stale_block_says_what_changed_and_shows_what_it_last_observed(shown, lang):
+    (shown.snippets / "fixture" / "grad_torch.py").write_text("# changed\n", encoding="utf-8")
+    page = shown(lang)
+    why = "the snippet, a file it reads or the expectation changed since it ran"
+    why = STALE_TEXT[lang][why] if lang in STALE_TEXT else why
+    expected = expected_of(page, "fixture.grad", "torch")
+    assert block(page, "{{ fixture.grad | torch | output }}") == "\n".join(
+        [
+            '!!! failure "✗ fixture.grad"',
+            "",
+            note(lang, "fixture.grad", escape(why), expected),
+            "",
+            f'```text title="{TEXT[lang]["output"]}"',
+            "hello",
+            "```",
+        ]
+    )
+
+
+def test_a_failed_block_is_refused_where_failures_are_not_shown(shown):
+    page = shown("en")
+    strict = Reports(page.reports.live.path, page.reports.live.path.parent.parent / "results",
+                     shown.snippets, VERSIONS, failed_shown=False)  # fmt: skip
+    with pytest.raises(ReportError, match=r"fixture\.leaf\[torch-cpu\] failed"):
+        Page(strict, "en", "en/fixture.md").render("{{ fixture.leaf | torch | output }}")
+
+
+# -- values ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_failed_value_shows_what_was_observed_and_expected(shown, lang):
+    page = shown(lang, provenance=False)
+    t = TEXT[lang]
+    expected = code(fmt_value(expected_of(page, "fixture.grad", "paddle")))
+    assert page.render("{{ fixture.grad | paddle | value }}") == t["failed_value"].format(
+        observed="<code>-15.5</code>", expected=expected
+    )
+    # a region of a memory claim that observed nothing, and one whose run ended before it
+    # measured: "nothing", never another region or an error
+    nothing = escape(t["nothing_observed"])
+    for framework in ("torch", "paddle"):
+        expected = code(fmt_value(expected_of(page, "fixture.chain", framework)))
+        assert page.render(f"{{{{ fixture.chain | {framework} | bytes.out }}}}") == t[
+            "failed_value"
+        ].format(observed=nothing, expected=expected)
+    assert set(page.failures) == {
+        "fixture.grad[paddle-cpu]",
+        "fixture.chain[torch-cpu]",
+        "fixture.chain[paddle-cpu]",
+    }
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_failed_value_shows_the_region_its_placeholder_names(shown, lang):
+    """The key of a failed value's placeholder picks what is shown as observed."""
+    page = shown(lang, provenance=False)
+    rec = page.reports.live.records[("fixture.chain", "torch", "cpu")]
+    rec["observed"] = {  # two regions measured before the run failed
+        "bytes": {"out": 2**20, "inplace": 7}
+    }
+    expected = code(fmt_value(rec["expected"]))
+    observed = (
+        "1,048,576 " + TEXT[lang]["bytes"] + (" (1.00 MiB)" if lang == "en" else "（1.00 MiB）")
+    )
+    assert page.render("{{ fixture.chain | torch | bytes.out }}") == TEXT[lang][
+        "failed_value"
+    ].format(observed=observed, expected=expected)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_value_not_run_here_says_why(shown, lang):
+    page = shown(lang, provenance=False)
+    why = escape(SKIP_TEXT[lang]["cpu_build"].format(version=VERSIONS["paddle"]))
+    expected = code(fmt_value(expected_of(page, "fixture.chain", "paddle", "gpu")))
+    assert page.render("{{ fixture.chain | paddle@gpu | bytes.out }}") == TEXT[lang][
+        "not_run_value"
+    ].format(why=why, expected=expected)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_stale_value_says_what_changed_and_what_it_last_observed(shown, lang):
+    (shown.snippets / "fixture" / "grad_torch.py").write_text("# changed\n", encoding="utf-8")
+    page = shown(lang, provenance=False)
+    why = "the snippet, a file it reads or the expectation changed since it ran"
+    why = STALE_TEXT[lang][why] if lang in STALE_TEXT else why
+    expected = code(fmt_value(expected_of(page, "fixture.grad", "torch")))
+    assert page.render("{{ fixture.grad | torch | value }}") == TEXT[lang]["stale_value"].format(
+        why=escape(why), observed="<code>-16</code>", expected=expected
+    )
+    assert set(page.failures) == {"fixture.grad[torch-cpu]"}
+
+
+# -- observed values in the page's language ----------------------------------------------------
+
+
+def test_observed_values_worded_in_chinese_inside_lists_and_dicts(shown):
+    """Booleans and English phrases are worded in Chinese wherever they sit in the value; English
+    pages show the value as observed; the table is the article's (the id up to its first dot)."""
+    (shown.snippets / "fixture" / "values.zh.toml").write_text(
+        '"wrong gradient" = "梯度错误"\n', encoding="utf-8"
+    )
+    rec = {"id": "fixture.nested.claim"}
+    raw = [True, {"first": False, "second": "wrong gradient"}, 3, "x"]
+    assert shown("en").worded(rec, raw[:1] + raw[2:], "page.md: x") == [True, 3, "x"]
+    zh = BOOLEANS["zh"]
+    assert shown("zh").worded(rec, raw, "page.md: x") == [
+        zh[True],
+        {"first": zh[False], "second": "梯度错误"},
+        3,
+        "x",
+    ]
+    with pytest.raises(ReportError) as err:
+        shown("zh").worded(rec, [{"a": "no error here"}], "page.md: x")
+    assert str(err.value).startswith("page.md: x: the observed value 'no error here' is English")
+
+
+# -- the silent-failures table ---------------------------------------------------------------
+
+
+def silent_row(tmp_path, lang: str, failed: dict, shown: bool = True) -> str:
+    snippets = make_snippets(tmp_path)
+    docs = make_docs(tmp_path)
+    write(records(snippets, failed), tmp_path / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    (tmp_path / "results").mkdir(exist_ok=True)
+    reports = Reports(tmp_path / "build" / "claims.json", tmp_path / "results", snippets,
+                      VERSIONS, failed_shown=shown)  # fmt: skip
+    failures: dict = {}
+    table = silent_table(reports, lang, docs, failures)
+    assert set(failures) == {f"fixture.launch[{fw}-cpu]" for (_id, fw, _dev) in failed}
+    return table.split("\n")[-1]
+
+
+def marked(lang: str, framework: str, why: str) -> str:
+    t = TEXT[lang]
+    text = t["marked"].format(framework=NAMES[lang][framework], device=t["dev"]["cpu"],
+                              status=t["marked_status"]["failed"], why=why)  # fmt: skip
+    return (
+        f'[<span class="claim-failed">{text}</span>](verification.md#c-fixture-launch-{framework})'
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_silent_row_marks_each_framework_that_failed_beside_those_affected(tmp_path, lang):
+    """PaddlePaddle's record failed (marked ✗, linked to its row), PyTorch's passed and observed
+    the silent loss (named); with both failed, both are marked, in the frameworks' order."""
+    t = TEXT[lang]
+    symptom, fix = {
+        "en": ("The loss is lost.", "Keep the loss."),
+        "zh": ("损失丢失。", "保留损失。"),
+    }[lang]
+    paddle = ("fixture.launch", "paddle", "cpu")
+    torch = ("fixture.launch", "torch", "cpu")
+    row = silent_row(tmp_path / "one", lang, {paddle: {"reason": "boom"}})
+    torch_link = f"[{NAMES[lang]['torch']}](verification.md#c-fixture-launch-torch)"
+    assert row == (
+        f"| {symptom} | {torch_link}{t['list_sep']}{marked(lang, 'paddle', 'boom')} | "
+        f"[A section](fixture.md#a-section) | {fix} |"
+    )
+    row = silent_row(
+        tmp_path / "two", lang, {paddle: {"reason": "boom"}, torch: {"reason": "bang"}}
+    )
+    marks = marked(lang, "paddle", "boom") + t["list_sep"] + marked(lang, "torch", "bang")
+    assert row == f"| {symptom} | {marks} | [A section](fixture.md#a-section) | {fix} |"
+
+
+def test_a_silent_row_of_a_failed_record_is_refused_in_a_strict_build(tmp_path):
+    with pytest.raises(ReportError) as err:
+        silent_row(tmp_path, "en", {("fixture.launch", "torch", "cpu"): {"reason": "bang"}}, False)
+    assert str(err.value) == (
+        f"silent failures: claim fixture.launch[torch-cpu] failed in "
+        f"{tmp_path / 'build' / 'claims.json'}: bang"
+    )
+
+
+def test_a_silent_row_whose_claim_no_page_shows_is_refused(tmp_path):
+    snippets = make_snippets(tmp_path)
+    docs = make_docs(tmp_path)
+    for lang in ("en", "zh"):
+        page = docs / lang / "fixture.md"
+        page.write_text(
+            page.read_text("utf-8").replace("{{ fixture.launch | paddle | statement }}", ""),
+            "utf-8",
+        )
+    write(records(snippets, {}), tmp_path / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    (tmp_path / "results").mkdir()
+    reports = Reports(tmp_path / "build" / "claims.json", tmp_path / "results", snippets, VERSIONS)
+    with pytest.raises(ReportError) as err:
+        silent_table(reports, "zh", docs)
+    assert str(err.value) == (
+        "silent failures: claim fixture.launch names section 'a-section', which does not use it "
+        "in docs/zh/fixture.md"
+    )
