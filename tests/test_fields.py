@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from verified.pages.fields import conditions_table, exception_text, field_value
+from verified.pages.fields import conditions_table, exception_text, field_value, output_text
 from verified.pages.words import TEXT
 from verified.report import ReportError
 
@@ -75,3 +75,19 @@ def test_exception_text_keeps_the_message_as_printed():
         "observed": {"exception": {"type": "RuntimeError", "message": "\n  Xfirst  \nlastX\n\n"}}
     }
     assert exception_text(rec, "page.md: x") == "RuntimeError:   Xfirst\nlastX"
+
+
+def test_output_text_keeps_what_was_printed_and_cuts_a_long_message_at_twelve_lines():
+    """Only the final line breaks of the output go (its spaces and characters stay); an
+    exception's message shows at most 12 lines, then "..."."""
+    assert output_text({"observed": {"output": "a  \nbX\n\n"}}) == "a  \nbX"
+    lines = [f"line {i}" for i in range(1, 14)]
+
+    def shown(message_lines):
+        exc = {"type": "E", "message": "\n".join(message_lines)}
+        return output_text({"observed": {"exception": exc}}).split("\n")
+
+    assert shown(lines[:12]) == ["Traceback (most recent call last):", "  ...", "E: line 1",
+                                 *lines[1:12]]  # fmt: skip
+    assert shown(lines) == ["Traceback (most recent call last):", "  ...", "E: line 1",
+                            *lines[1:12], "..."]  # fmt: skip

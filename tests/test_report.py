@@ -234,6 +234,23 @@ def test_unchanged_records_of_this_host_are_reused(snippets, tmp_path):
     assert "fixture.leaf[torch-cpu]" in reusable(cases, path, context)
 
 
+def test_a_record_of_another_host_is_not_reused_and_the_others_still_are(snippets, tmp_path):
+    context = context_for()
+    path = tmp_path / "claims.json"
+    cases = [case for case in cases_for(snippets).values() if case.device == "cpu"]
+    records = []
+    for case in cases:
+        env = environment({"framework": case.framework}, "cpu", context)
+        records.append(
+            record(case, status="passed", env=env, observed=observed_for(case), context=context)
+        )
+    records[0]["env"]["host"] = {**records[0]["env"]["host"], "cpu": "Other"}
+    write(records, path, snippets=snippets, context=context)
+    assert sorted(reusable(cases, path, context)) == sorted(c.name for c in cases[1:])
+    path.write_text(json.dumps({"schema": SCHEMA}), encoding="utf-8")  # a report of no claims
+    assert reusable(cases, path, context) == {}
+
+
 def test_environment_reports_are_checked_against_their_own_version(snippets, tmp_path):
     results = tmp_path / "results"
     write(run_all(snippets, OTHER), results / "old.json", snippets=snippets, versions=OTHER)
@@ -494,6 +511,23 @@ def test_results_problems_go_on_after_a_missing_report(snippets, tmp_path, monke
         "results/gpu-a.json: no case passed on a GPU: not a GPU report to keep",
         "results/other.json is not an environment of results/matrix.toml",
     ]
+
+
+def test_a_gpu_value_comes_from_the_newest_run_that_passed(snippets, tmp_path):
+    """A GPU case that passed in the live report and in an environment report: the dated run
+    wins over one without a date, and the newer of two dated ones."""
+    case = cases_for(snippets)[("fixture.chain", "torch", "gpu")]
+    live = passed(case, date=None)
+    write([live], tmp_path / "claims.json", snippets=snippets, versions=VERSIONS)
+    kit = passed(case, date="2026-11-01T10:00:00+00:00")
+    write([kit], tmp_path / "results" / "gpu-a.json", snippets=snippets, versions=VERSIONS,
+          name="gpu-a")  # fmt: skip
+    reports = Reports(tmp_path / "claims.json", tmp_path / "results", snippets, VERSIONS)
+    assert reports.get("fixture.chain", "torch", "gpu")["env"]["date"] == kit["env"]["date"]
+    live = passed(case, date="2026-11-02T10:00:00+00:00")
+    write([live], tmp_path / "claims.json", snippets=snippets, versions=VERSIONS)
+    reports = Reports(tmp_path / "claims.json", tmp_path / "results", snippets, VERSIONS)
+    assert reports.get("fixture.chain", "torch", "gpu")["env"]["date"] == live["env"]["date"]
 
 
 def test_cpu_model_reads_the_model_name(tmp_path, monkeypatch):

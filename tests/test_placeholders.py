@@ -12,8 +12,9 @@ from claimkit import VERSIONS, env_for, make_docs, make_snippets, observed_for
 
 from verified.claims import all_cases
 from verified.pages.fields import PLACEHOLDER
-from verified.pages.fmt import code, escape, fmt_value
+from verified.pages.fmt import code, env_text, escape, fmt_value
 from verified.pages.page import Page
+from verified.pages.standing import Use, case_name_of, of_statement
 from verified.pages.tables import silent_table
 from verified.pages.words import BOOLEANS, NAMES, SKIP_TEXT, STALE_TEXT, TEXT
 from verified.report import ReportError, Reports, record, write
@@ -352,4 +353,117 @@ def test_a_silent_row_whose_claim_no_page_shows_is_refused(tmp_path):
     assert str(err.value) == (
         "silent failures: claim fixture.launch names section 'a-section', which does not use it "
         "in docs/zh/fixture.md"
+    )
+
+
+# -- blocks of passed records, and what a page refuses -----------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_passed_conditions_block_is_the_table_of_its_conditions(shown, lang):
+    page = shown(lang, provenance=False)
+    rec = page.reports.live.records[("fixture.speed", "torch", "cpu")]
+    rec.update(status="passed", observed={**rec["observed"], "conditions": CONDITIONS})
+    from verified.pages.fields import conditions_table
+
+    assert block(page, "{{ fixture.speed | torch | conditions }}") == conditions_table(
+        rec, lang, "x"
+    )
+    assert page.failures == {}
+
+
+@pytest.mark.parametrize(
+    ("placeholder", "message"),
+    [
+        (
+            "{{ fixture.grad | torch | conditions }}",
+            "the record has no conditions (not a timing claim?)",
+        ),
+        ("{{ fixture.grad | torch | exception }}", "the claim observed no exception"),
+        ("{{ fixture.leaf | paddle | exception.first }}", "the exception field takes no key"),
+    ],
+)
+def test_a_block_the_record_cannot_fill_is_refused_naming_page_and_placeholder(
+    shown, placeholder, message
+):
+    with pytest.raises(ReportError) as err:
+        block(shown("en"), placeholder)
+    assert str(err.value) == f"en/fixture.md: {placeholder}: {message}"
+
+
+def test_a_failed_block_of_a_claim_no_longer_declared_is_refused(shown):
+    """The record stays in the report after its claim is deleted: stale, and never shown."""
+    claims = shown.snippets / "fixture" / "claims.toml"
+    text = claims.read_text(encoding="utf-8")
+    claims.write_text(text[: text.index('[[claim]]\nid = "fixture.speed"')], encoding="utf-8")
+    with pytest.raises(ReportError) as err:
+        block(shown("en"), "{{ fixture.speed | torch | output }}")
+    assert str(err.value) == (
+        "en/fixture.md: {{ fixture.speed | torch | output }}: unknown claim 'fixture.speed'"
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_failed_value_links_to_its_row_naming_its_field(shown, lang):
+    out = shown(lang).render("{{ fixture.grad | paddle | value }}").split("\n")[-1]
+    assert out.startswith('[<span class="claim-failed">✗ ')
+    assert 'data-claim="fixture.grad" data-framework="paddle" data-device="cpu" ' in out
+    assert 'data-field="value"' in out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_banner_lists_what_failed_under_the_title(shown, lang):
+    page = shown(lang)
+    t = TEXT[lang]
+    text = page.render("# Title\n\nText {{ fixture.grad | paddle | value }}.\n")
+    env = page.failures["fixture.grad[paddle-cpu]"].env
+    command = "python -m pytest snippets -k 'fixture.grad[paddle-cpu]'"
+    lines = text.split("\n")
+    assert lines[:9] == [
+        "# Title",
+        "",
+        f'!!! failure "{t["banner_title"]}"',
+        "",
+        "    " + t["banner"].format(env=env_text(env, lang), command=command, root=""),
+        "",
+        "    - `fixture.grad[paddle-cpu]`",
+        "",
+        "",
+    ]
+    assert lines[9].startswith('Text [<span class="claim-failed">') and lines[10:] == [""]
+
+
+# -- what a statement rests on -----------------------------------------------------------------
+
+
+def names_of(standing) -> list[str]:
+    return [case_name_of(e) for e in standing.entries]
+
+
+def test_a_statement_rests_on_every_cpu_record_and_on_gpu_records_that_ran(shown):
+    """fixture.leaf is declared on both devices: its GPU records were skipped (no GPU here), so
+    the statement rests on the CPU records alone; a GPU record that failed counts; a missing
+    CPU record is named, with the report looked in."""
+    page = shown("en")
+    claim = {c.id: c for c in page.reports.claims}["fixture.leaf"]
+    assert claim.devices == ("cpu", "gpu")
+    assert names_of(of_statement(page.reports, claim)) == [
+        "fixture.leaf[paddle-cpu]",
+        "fixture.leaf[torch-cpu]",
+    ]
+    records = page.reports.live.records
+    records[("fixture.leaf", "paddle", "gpu")]["status"] = "failed"
+    standing = of_statement(page.reports, claim)
+    assert names_of(standing) == [
+        "fixture.leaf[paddle-cpu]",
+        "fixture.leaf[paddle-gpu]",
+        "fixture.leaf[torch-cpu]",
+    ]
+    assert standing.missing == ()
+    del records[("fixture.leaf", "torch", "cpu")]
+    standing = of_statement(page.reports, claim)
+    live = str(page.reports.live.path)
+    assert standing.missing == (("fixture.leaf[torch-cpu]", live),)
+    assert standing.refusal(Use.STATEMENT, "") == (
+        f"claim fixture.leaf[torch-cpu] is not in {live} (unknown id, or the claims were not run)"
     )
