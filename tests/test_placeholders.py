@@ -11,7 +11,7 @@ import pytest
 from claimkit import VERSIONS, env_for, make_docs, make_snippets, observed_for
 
 from verified.claims import all_cases
-from verified.pages.fields import PLACEHOLDER
+from verified.pages.fields import PLACEHOLDER, mark
 from verified.pages.fmt import code, env_text, escape, fmt_value
 from verified.pages.page import Page
 from verified.pages.standing import Use, case_name_of, of_statement
@@ -467,3 +467,86 @@ def test_a_statement_rests_on_every_cpu_record_and_on_gpu_records_that_ran(shown
     assert standing.refusal(Use.STATEMENT, "") == (
         f"claim fixture.leaf[torch-cpu] is not in {live} (unknown id, or the claims were not run)"
     )
+
+
+# -- the verification page's list of what did not pass, and each mark --------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_verification_page_opens_with_every_record_that_failed_or_is_stale(shown, lang):
+    """Failed records, and stale ones of this build, but not a stale record of a case this
+    build did not run (skipped: no GPU here)."""
+    from verified.pages.fmt import anchor
+    from verified.pages.tables import failed_entries, not_passed
+
+    (shown.snippets / "fixture" / "leaf_paddle.py").write_text("# changed\n", encoding="utf-8")
+    page = shown(lang)
+    t = TEXT[lang]
+    found = failed_entries(page.reports)
+    names = sorted(case_name_of(e) for e in found)
+    assert names == [
+        "fixture.chain[paddle-cpu]",
+        "fixture.chain[torch-cpu]",
+        "fixture.grad[paddle-cpu]",
+        "fixture.leaf[paddle-cpu]",  # stale; its GPU record (skipped) is stale too, not listed
+        "fixture.leaf[torch-cpu]",
+        "fixture.speed[paddle-cpu]",
+        "fixture.speed[torch-cpu]",
+    ]
+    command = "python -m pytest snippets -k '" + " or ".join(names) + "'"
+    items = [
+        f"    - [`{case_name_of(e)}`](#{anchor(e.rec['id'], e.rec['framework'])}){t['colon']}"
+        + mark(e, lang, None)
+        for e in found
+    ]
+    assert not_passed(page.reports, lang) == [
+        f'!!! failure "{t["failed_records"].format(count=7)}"',
+        "",
+        "    " + t["failed_records_intro"].format(command=command),
+        "",
+        *items,
+        "",
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_mark_says_framework_device_status_and_why_in_one_line(shown, lang):
+    (shown.snippets / "fixture" / "grad_torch.py").write_text("# changed\n", encoding="utf-8")
+    page = shown(lang)
+    t = TEXT[lang]
+    records = page.reports.live.records
+
+    def marked(key, status, why):
+        entry = page.reports.live.entry(records[key])
+        text = t["marked"].format(framework=NAMES[lang][key[1]], device=t["dev"][key[2]],
+                                  status=t["marked_status"][status], why=why)  # fmt: skip
+        assert mark(entry, lang, None) == f'<span class="claim-failed">{text}</span>'
+
+    stale = "the snippet, a file it reads or the expectation changed since it ran"
+    marked(("fixture.grad", "torch", "cpu"), "stale", STALE_TEXT.get(lang, {}).get(stale, stale))
+    no_gpu = SKIP_TEXT[lang]["no_cuda"].format(version=VERSIONS["torch"])
+    marked(("fixture.leaf", "torch", "gpu"), "skipped", escape(no_gpu))
+    records[("fixture.grad", "paddle", "cpu")]["reason"] = None  # failed, and said nothing
+    marked(("fixture.grad", "paddle", "cpu"), "failed", escape(t["nothing_observed"]))
+    records[("fixture.grad", "paddle", "cpu")]["reason"] = "  first line\nsecond\n"
+    marked(("fixture.grad", "paddle", "cpu"), "failed", "first line")
+    marked(("fixture.leaf", "torch", "cpu"), "failed", escape(LONG[:299] + "…"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_verified_line_speaks_of_the_pages_own_claims(shown, lang):
+    """Its processor is a CPU record's, its date the newest of the page's claims' records (one
+    without a date aside), whatever other claims' records say."""
+    page = shown(lang, provenance=False)
+    for (claim_id, fw, device), rec in page.reports.live.records.items():
+        if device == "gpu":
+            rec["env"] = {**rec["env"], "cpu": "Another CPU"}
+        if claim_id == "fixture.chain":
+            rec["env"] = {**rec["env"], "date": "2026-12-09T10:00:00+00:00"}
+        if claim_id == "fixture.leaf" or (claim_id, fw) == ("fixture.grad", "paddle"):
+            rec["env"] = {**rec["env"], "date": None}
+    line = page.render("{{ verified }}\n\n{{ fixture.leaf | paddle | type }}").split("\n")[0]
+    assert "Test CPU" in line and "Another CPU" not in line
+    assert "2026-12-01" not in line and "2026-12-09" not in line  # leaf's records have no date
+    line = page.render("{{ verified }}\n\n{{ fixture.grad | torch | value }}").split("\n")[0]
+    assert "2026-12-01" in line and "2026-12-09" not in line

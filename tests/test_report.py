@@ -530,6 +530,17 @@ def test_a_gpu_value_comes_from_the_newest_run_that_passed(snippets, tmp_path):
     assert reports.get("fixture.chain", "torch", "gpu")["env"]["date"] == live["env"]["date"]
 
 
+def test_a_gpu_record_names_the_gpu_machines_host_when_its_worker_gave_one():
+    """The GPU kit's worker describes the machine it ran on (``gpu_host``): kept with a GPU
+    record, never with a CPU one, and absent when the worker did not say."""
+    context = context_for()
+    info = {"framework": "torch", "gpu": "NVIDIA H200", "gpu_host": {"cpu": "Xeon", "cores": 8}}
+    assert environment(info, "gpu", context)["gpu_host"] == {"cpu": "Xeon", "cores": 8}
+    assert "gpu_host" not in environment(info, "cpu", context)
+    assert "gpu_host" not in environment({**info, "gpu_host": None}, "gpu", context)
+    assert "gpu_host" not in environment({**info, "gpu": None}, "gpu", context)
+
+
 def test_cpu_model_reads_the_model_name(tmp_path, monkeypatch):
     import platform
 
