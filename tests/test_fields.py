@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from verified.pages.fields import conditions_table, exception_text, field_value, output_text
+from verified.pages.fmt import escape
 from verified.pages.words import TEXT
 from verified.report import ReportError
 
@@ -91,3 +92,48 @@ def test_output_text_keeps_what_was_printed_and_cuts_a_long_message_at_twelve_li
                                  *lines[1:12]]  # fmt: skip
     assert shown(lines) == ["Traceback (most recent call last):", "  ...", "E: line 1",
                             *lines[1:12], "..."]  # fmt: skip
+
+
+# -- formatting primitives ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_lists_join_with_the_languages_separator_and_its_and(lang):
+    from verified.pages.fmt import _join
+
+    t = TEXT[lang]
+    assert _join(["a", "b", "c"], lang) == f"a{t['list_sep']}b{t['and']}c"
+    assert _join(["a", "b"], lang) == f"a{t['and']}b"
+    assert _join(["a"], lang) == "a"
+
+
+def test_allocator_settings_in_words():
+    from verified.pages.fmt import allocator_text
+
+    both = {"MALLOC_ARENA_MAX": "2", "MALLOC_TOP_PAD_": "0"}
+    shown = "MALLOC_ARENA_MAX=2 MALLOC_TOP_PAD_=0"
+    assert allocator_text({"allocator": both}, "en") == TEXT["en"]["allocator"].format(
+        settings=shown
+    )
+    assert allocator_text({"allocator": {}}, "zh") == TEXT["zh"]["allocator"].format(
+        settings=TEXT["zh"]["defaults"]
+    )
+    assert allocator_text({"allocator": None}, "en") is None
+
+
+def test_the_short_environment_of_a_table_cell():
+    """Framework, release, the GPU of a GPU record only, and the date; '?' for what the record
+    lacks; the tooltip's double quotes become single ones (it sits in a title attribute)."""
+    from verified.pages.fmt import env_short, env_text
+
+    env = {"framework": "torch", "version": "2.13.0+cpu", "device": "cpu", "gpu": "H200",
+           "date": "2026-12-01T10:00:00+00:00", "cpu": 'A "quoted" CPU'}  # fmt: skip
+    title = escape(env_text(env, "en")).replace("&quot;", "'")
+    assert "&quot;" not in title and "'quoted'" in title
+    assert env_short(env, "en") == (
+        f'<span class="claim-env" title="{title}">torch 2.13.0 · 2026-12-01</span>'
+    )
+    gpu = {**env, "device": "gpu"}
+    assert ">torch 2.13.0 · H200 · 2026-12-01</span>" in env_short(gpu, "en")
+    bare = {"version": "3.3.1"}
+    assert env_short(bare, "en").endswith(">? 3.3.1 · ?</span>")

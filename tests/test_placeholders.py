@@ -550,3 +550,19 @@ def test_the_verified_line_speaks_of_the_pages_own_claims(shown, lang):
     assert "2026-12-01" not in line and "2026-12-09" not in line  # leaf's records have no date
     line = page.render("{{ verified }}\n\n{{ fixture.grad | torch | value }}").split("\n")[0]
     assert "2026-12-01" in line and "2026-12-09" not in line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_statement_of_a_notebook_marks_each_failed_record_without_links(shown, lang):
+    """Both frameworks' records of fixture.speed failed: the statement is followed by both
+    marks, one space apart, unlinked (a notebook has no verification page beside it)."""
+    page = shown(lang, provenance=False)
+    records = page.reports.live.records
+    marks = [
+        mark(page.reports.live.entry(records[("fixture.speed", fw, "cpu")]), lang, None)
+        for fw in ("paddle", "torch")
+    ]
+    assert "](" not in marks[0] + marks[1]
+    assert page.render("{{ fixture.speed | torch | statement }}") == (
+        f"{STATEMENTS['fixture.speed'][lang]} {marks[0]} {marks[1]}"
+    )
