@@ -550,6 +550,17 @@ def test_the_verified_line_speaks_of_the_pages_own_claims(shown, lang):
     assert "2026-12-01" not in line and "2026-12-09" not in line  # leaf's records have no date
     line = page.render("{{ verified }}\n\n{{ fixture.grad | torch | value }}").split("\n")[0]
     assert "2026-12-01" in line and "2026-12-09" not in line
+    # the first record of the page's claims is a GPU one: the processor is still a CPU record's
+    records = page.reports.live.records
+    gpu_first = sorted(records, key=lambda key: key[2] != "gpu")
+    page.reports.live.records = {key: records[key] for key in gpu_first}
+    line = page.render("{{ verified }}\n\n{{ fixture.leaf | paddle | type }}").split("\n")[0]
+    assert "Test CPU" in line and "Another CPU" not in line
+    # a page whose claims have GPU records only here: the first one's environment
+    for key in [k for k in records if k[0] == "fixture.leaf" and k[2] == "cpu"]:
+        del page.reports.live.records[key]
+    page.claims_used = {"fixture.leaf"}
+    assert "Another CPU" in page.verified_line()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -566,3 +577,29 @@ def test_a_statement_of_a_notebook_marks_each_failed_record_without_links(shown,
     assert page.render("{{ fixture.speed | torch | statement }}") == (
         f"{STATEMENTS['fixture.speed'][lang]} {marks[0]} {marks[1]}"
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_failed_block_shows_an_exception_that_came_without_output(shown, lang):
+    page = shown(lang)
+    rec = page.reports.live.records[("fixture.leaf", "torch", "cpu")]
+    rec["observed"] = {**rec["observed"], "output": ""}
+    out = block(page, "{{ fixture.leaf | torch | output }}")
+    assert out.endswith(
+        f'```text title="{TEXT[lang]["output"]}"\nTraceback (most recent call last):\n  ...\n'
+        "RuntimeError: a leaf Variable that requires grad\nmore\n```"
+    )
+    assert page.failures["fixture.leaf[torch-cpu]"].rec is rec  # the page's banner lists it
+
+
+def test_a_page_without_a_title_gets_the_banner_first(shown):
+    page = shown("en")
+    lines = page.render("Text {{ fixture.grad | paddle | value }}.").split("\n")
+    assert lines[0] == "" and lines[1].startswith('!!! failure "')
+    assert lines[-1].startswith("Text [<span")
+
+
+def test_a_dict_value_without_a_key_is_worded_in_chinese(shown):
+    out = shown("zh", provenance=False).render("{{ fixture.launch | torch | value }}")
+    yes = BOOLEANS["zh"][True]
+    assert out == f"<code>&#123;agree: {yes}, silent&#95;loss: {yes}, evidence: 3&#125;</code>"
