@@ -603,3 +603,67 @@ def test_a_dict_value_without_a_key_is_worded_in_chinese(shown):
     out = shown("zh", provenance=False).render("{{ fixture.launch | torch | value }}")
     yes = BOOLEANS["zh"][True]
     assert out == f"<code>&#123;agree: {yes}, silent&#95;loss: {yes}, evidence: 3&#125;</code>"
+
+
+# -- a cell of the verification page's table ---------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_verification_cell_says_status_what_was_observed_and_where(shown, lang):
+    from verified.pages.fmt import allocator_text, env_short, shorten
+    from verified.pages.tables import summary
+    from verified.pages.words import unrunnable_text
+
+    (shown.snippets / "fixture" / "grad_torch.py").write_text("# changed\n", encoding="utf-8")
+    page = shown(lang)
+    t = TEXT[lang]
+    records = page.reports.live.records
+
+    def cell(key, **changes):
+        rec = records[key]
+        rec.update(changes)
+        entry = page.reports.live.entry(rec)
+        return summary(entry, lang), env_short(entry.env, lang)
+
+    got, env = cell(("fixture.leaf", "torch", "cpu"))
+    assert got == f"✗ {t['status']['failed']}: {escape(LONG[:200])}<br>{env}"
+    got, env = cell(("fixture.speed", "torch", "cpu"))  # failed, no reason given
+    assert got == f"✗ {t['status']['failed']}: <br>{env}"
+    why = "the snippet, a file it reads or the expectation changed since it ran"
+    got, _ = cell(("fixture.grad", "torch", "cpu"))
+    assert got == f"⟳ {t['status']['stale']}{t['colon']}{STALE_TEXT.get(lang, {}).get(why, why)}"
+    reason = ("paddle 2.6.2 has no host allocator statistics to measure with "
+              "(core.host_memory_stat_reset_peak_value missing)")  # fmt: skip
+    got, env = cell(("fixture.chain", "paddle", "cpu"), status="not-runnable", reason=reason)
+    shown_reason = escape(unrunnable_text({"reason": reason}, lang)[:200])
+    assert got == f"⊘ {t['status']['not-runnable']}{t['colon']}{shown_reason}<br>{env}"
+    # passed: what was observed, shortened to 140 characters
+    long = "x" * 300
+    leaf = records[("fixture.leaf", "paddle", "cpu")]
+    exc = {**leaf["observed"]["exception"], "message": long + "\nsecond line"}
+    got, env = cell(
+        ("fixture.leaf", "paddle", "cpu"), observed={**leaf["observed"], "exception": exc}
+    )
+    assert got == f"✓ {code(shorten('ValueError: ' + long, 140))}<br>{env}"
+    grad = records[("fixture.grad", "paddle", "cpu")]
+    got, env = cell(("fixture.grad", "paddle", "cpu"), status="passed",
+                    observed={**grad["observed"], "value": [1.5] * 100})  # fmt: skip
+    assert got == f"✓ {code(shorten(fmt_value([1.5] * 100), 140))}<br>{env}"
+    # a memory claim of one region; and the allocator settings a value claim ran with
+    chain = records[("fixture.chain", "torch", "cpu")]
+    allocator = {"MALLOC_ARENA_MAX": "2"}
+    got, env = cell(("fixture.chain", "torch", "cpu"), status="passed",
+                    observed={"bytes": 2048, "theoretical_bytes": 4096},
+                    env={**chain["env"], "allocator": allocator})  # fmt: skip
+    unit = "B (measured / theoretical)" if lang == "en" else "字节（实测 / 理论值）"
+    shown_allocator = escape(allocator_text({"allocator": allocator}, lang))
+    assert got == f"✓ 2,048 / 4,096 {unit}<br>{env}<br>{shown_allocator}"
+    # a timing without a control: ratio and times only
+    speed = records[("fixture.speed", "paddle", "cpu")]
+    observed = {k: v for k, v in speed["observed"].items() if k != "noise"}
+    got, _ = cell(("fixture.speed", "paddle", "cpu"), status="passed", observed=observed)
+    from verified.pages.fmt import fmt_ratio, fmt_seconds
+
+    times = f"{fmt_seconds(0.004)} / {fmt_seconds(0.002)}"
+    ratio = fmt_ratio(observed["ratio"], lang) + (" " if lang == "en" else "")
+    assert got.startswith(f"✓ {ratio}{t['paren'].format(t['medians'] + t['colon'] + times)}<br>")
