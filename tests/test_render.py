@@ -414,6 +414,46 @@ def test_releases_text(site):
     assert page == "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 says Var"
 
 
+def test_releases_in_version_order_beside_a_live_record_of_another_release(site):
+    """The live Paddle record ran on another release than the installed one (stale): the
+    fresh releases of the environment reports are still counted, in version order (2.9.0
+    before 2.10.0), and the standing rests on the live record and on each of them; a claim
+    that holds as stated on none of them says so."""
+    from verified.pages.fields import release_results, releases_standing
+    from verified.pages.words import NAMES, TEXT
+
+    root, snippets, _ = site
+    live = live_records(snippets)
+    for rec in live:
+        if rec["framework"] == "paddle" and rec["device"] == "cpu":
+            rec["env"] = env_for("paddle", version="3.2.0")
+    write(live, root / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    for version in ("2.10.0", "2.9.0"):
+        versions = {**OLD, "paddle": version}
+        records = [
+            record(
+                case,
+                status="passed",
+                env=env_for("paddle", version=version),
+                observed=observed_for(case),
+            )  # fmt: skip
+            for case in all_cases(snippets, versions).values()
+            if case.framework == "paddle" and case.device == "cpu"
+        ]
+        write(records, root / "results" / f"paddle-{version}.json", snippets=snippets,
+              versions=versions, name=f"paddle-{version}")  # fmt: skip
+    reports = reports_of(site)
+    assert list(release_results(reports, "fixture.grad", "paddle")) == ["2.9.0", "2.10.0"]
+    standing = releases_standing(reports, "fixture.grad", "paddle")
+    assert [e.env["version"] for e in standing.entries] == ["3.2.0", "2.9.0", "2.10.0"]
+    t = TEXT["en"]
+    assert releases_text(reports, "fixture.leaf", "paddle", "en", "x") == t[
+        "releases_field"
+    ].format(framework=NAMES["en"]["paddle"], holds=t["none"]) + t["differs"].format(
+        versions="2.9.0 and 2.10.0", note="Paddle 2 says Var"
+    )
+
+
 def test_releases_text_refuses_failures(site):
     add_old_paddle(site, leaf_status="failed")
     with pytest.raises(
