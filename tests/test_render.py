@@ -5,6 +5,7 @@ and compared with the expected text; no framework runs here."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -452,6 +453,17 @@ def test_releases_in_version_order_beside_a_live_record_of_another_release(site)
     ].format(framework=NAMES["en"]["paddle"], holds=t["none"]) + t["differs"].format(
         versions="2.9.0 and 2.10.0", note="Paddle 2 says Var"
     )
+    # the release matrix: releases in version order; a claim a release has no record of: ·
+    old = root / "results" / "paddle-2.9.0.json"
+    data = json.loads(old.read_text(encoding="utf-8"))
+    data["claims"] = [r for r in data["claims"] if r["id"] != "fixture.grad"]
+    old.write_text(json.dumps(data), encoding="utf-8")
+    matrix = release_matrix(reports_of(site), "en")
+    paddle = matrix[matrix.index("### PaddlePaddle") :]
+    header = next(line for line in paddle if line.startswith("| Claim"))
+    assert header == "| Claim | 2.9.0 | 2.10.0 | 3.2.0 |"
+    grad = next(line for line in paddle if line.startswith("| [`fixture.grad`]"))
+    assert grad.split(" | ")[1:] == ["·", "✓", "⟳<sup>2</sup> |"]  # the live record: stale
 
 
 def test_releases_text_refuses_failures(site):
