@@ -667,3 +667,33 @@ def test_a_verification_cell_says_status_what_was_observed_and_where(shown, lang
     times = f"{fmt_seconds(0.004)} / {fmt_seconds(0.002)}"
     ratio = fmt_ratio(observed["ratio"], lang) + (" " if lang == "en" else "")
     assert got.startswith(f"✓ {ratio}{t['paren'].format(t['medians'] + t['colon'] + times)}<br>")
+
+
+def test_the_record_of_a_case_newest_passed_first_and_where_a_missing_one_was_looked_for(shown):
+    """A GPU case is looked up in the live report and in every environment report: the newest
+    run that passed wins (one without a date loses); a missing case names where it was looked
+    for; what did not pass is listed worst first."""
+    from verified.pages.standing import Standing, of_case
+
+    snippets = shown.snippets
+    case = all_cases(snippets, VERSIONS)[("fixture.chain", "torch", "gpu")]
+    kit = record(case, status="passed", env=env_for("torch", "gpu", date="2026-11-01"),
+                 observed=observed_for(case))  # fmt: skip
+    write([kit], snippets.parent / "results" / "gpu-a.json", snippets=snippets,
+          versions=VERSIONS, name="gpu-a")  # fmt: skip
+    page = shown("en")
+    live = page.reports.live.records[("fixture.chain", "torch", "gpu")]
+    live.update(status="passed", observed=observed_for(case), env={**live["env"], "date": None})
+    (entry,) = of_case(page.reports, "fixture.chain", "torch", "gpu").entries
+    assert entry.report is not page.reports.live and entry.env["date"] == "2026-11-01"
+    where = str(page.reports.live.path)
+    assert of_case(page.reports, "fixture.none", "torch", "gpu").missing == (
+        ("fixture.none[torch-gpu]", f"{where} or results/"),
+    )
+    assert of_case(page.reports, "fixture.none", "torch", "cpu").missing == (
+        ("fixture.none[torch-cpu]", where),
+    )
+    records = page.reports.live.records
+    skipped = page.reports.live.entry(records[("fixture.leaf", "torch", "gpu")])
+    failed = page.reports.live.entry(records[("fixture.leaf", "torch", "cpu")])
+    assert Standing((skipped, failed)).failing(Use.VALUE) == [failed, skipped]
