@@ -541,6 +541,28 @@ def test_a_gpu_record_names_the_gpu_machines_host_when_its_worker_gave_one():
     assert "gpu_host" not in environment({**info, "gpu": None}, "gpu", context)
 
 
+def test_the_host_names_processor_cores_c_library_and_kernel(monkeypatch):
+    """What decides whether a record stands for this machine; where the platform cannot say
+    the usable cores or the C library, None and the system's name."""
+    import os
+    import platform
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 5}, raising=False)
+    monkeypatch.setattr(platform, "libc_ver", lambda: ("glibc", "2.41"))
+    assert host() == {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "usable_cores": 3,
+        "libc": "glibc 2.41",
+        "kernel": f"{platform.system()} {platform.release()}",
+        "machine": platform.machine(),
+    }
+    monkeypatch.delattr(os, "sched_getaffinity")
+    monkeypatch.setattr(platform, "libc_ver", lambda: ("", ""))
+    bare = host()
+    assert bare["usable_cores"] is None and bare["libc"] == platform.system()
+
+
 def test_cpu_model_reads_the_model_name(tmp_path, monkeypatch):
     import platform
 
