@@ -410,3 +410,105 @@ def test_device_is_checked_for_error_claims_too(cases):
     observed["tensor_devices"] = {"cpu": 1}
     status, reason = judge(case, observed)
     assert status == "failed" and "declared for the GPU" in reason
+
+
+# -- reasons cut to length, and the timing judgement's parts ----------------------------------
+
+LONG = "a leaf Variable " + "x" * 600
+
+
+def test_reasons_keep_the_first_300_or_500_characters_of_a_message(cases):
+    leaf = cases[("fixture.leaf", "torch", "cpu")]
+    raised = {**observed_for(leaf)}
+    raised["exception"] = {**raised["exception"], "message": LONG, "traceback": "Traceback (tb)"}
+    assert judge(with_spec(leaf, type="TypeError"), raised) == (
+        "failed",
+        f"expected TypeError, got RuntimeError: {LONG[:300]}",
+    )
+    assert judge(with_spec(leaf, match="absent"), raised) == (
+        "failed",
+        f"message does not match 'absent': {LONG[:500]}",
+    )
+    grad = cases[("fixture.grad", "torch", "cpu")]
+    assert judge(grad, {**observed_for(grad), "exception": raised["exception"]}) == (
+        "failed",
+        f"snippet raised RuntimeError: {LONG[:300]}\nTraceback (tb)",
+    )
+    unrunnable = cases[("fixture.leaf", "paddle", "cpu")].claim.case("paddle", "cpu", "1.5.0")
+    other = {"output": "", "harness_error": "worker exited " + "y" * 400}
+    assert judge(unrunnable, other) == (
+        "failed",
+        f"expected to be unrunnable ({unrunnable.unrunnable!r}), but "
+        f"{other['harness_error'][:300]}",
+    )
+
+
+def test_an_integer_observed_for_a_float_is_compared_within_the_tolerance():
+    assert close_enough(1.0000001, 1, 1e-6) is None
+    assert close_enough(2, 2.0000001, 1e-6) is None
+
+
+def test_the_summary_of_a_timing_condition_keeps_its_figures_and_its_failure():
+    from verified.runner import TIMING_SUMMARY, condition_summary
+
+    figures = {key: i for i, key in enumerate(TIMING_SUMMARY)}
+    observed = {**figures, "output": "printed", "duration_s": 3.0}
+    shell = {"MALLOC_MMAP_THRESHOLD_": "131072"}
+    assert condition_summary(observed, 2, shell, "perturbed") == {
+        **figures,
+        "attempts": 2,
+        "shell": shell,
+        "history": "perturbed",
+    }
+    exc = {"type": "E", "message": "m", "traceback": "t"}
+    failed = {**observed, "harness_error": "timed out", "exception": exc}
+    assert condition_summary(failed, 1, {}, None) == {
+        **figures,
+        "attempts": 1,
+        "shell": {},
+        "history": None,
+        "harness_error": "timed out",
+        "exception": exc,
+    }
+
+
+def noises(min_noise, median_noise) -> dict:
+    return {"noise_min": min_noise, "noise_median": median_noise}
+
+
+def test_a_control_is_too_noisy_only_beyond_max_noise_and_never_for_a_figure_shown():
+    from verified.runner import MAX_NOISE, too_noisy
+
+    similar = {"verdict": "similar"}
+    assert MAX_NOISE == 1.2
+    assert too_noisy(similar, noises(1.2, 1.2)) is False  # at the limit: judged
+    assert too_noisy(similar, noises(1.0, 1.21)) is True
+    assert too_noisy(similar, noises(1.21, None)) is True
+    assert too_noisy({**similar, "max_noise": 1.5}, noises(1.3, 1.4)) is False
+    assert too_noisy({"verdict": "shown"}, noises(3.0, 3.0)) is False
+    assert too_noisy({"verdict": "faster"}, noises(3.0, 1.0)) is True
+
+
+def timed(ratio: float, noise: float) -> dict:
+    return {"ratio_min": ratio, "ratio_median": ratio, **noises(noise, noise)}
+
+
+def test_timing_problem_defaults_and_boundaries():
+    from verified.runner import timing_problem
+
+    # default margin 1.15 over the control
+    assert timing_problem({"verdict": "faster"}, timed(1.16, 1.0)) is None
+    assert timing_problem({"verdict": "faster"}, timed(1.14, 1.0)) == (
+        "min: ratio 1.140 not above control 1.000 × margin 1.15 = 1.150"
+    )
+    # a control at max_noise is judged; the claim's own max_noise replaces the default
+    assert timing_problem({"verdict": "similar"}, timed(1.0, 1.2)) is None
+    assert timing_problem({"verdict": "similar", "max_noise": 1.5}, timed(1.0, 1.3)) is None
+    assert timing_problem({"verdict": "similar"}, timed(1.0, 1.3)) == (
+        "min: too noisy to judge: identical code on both sides differed 1.300× "
+        "(at most 1.2× allowed)"
+    )
+    exc = {"type": "RuntimeError", "message": LONG, "traceback": "t"}
+    assert timing_problem({"verdict": "shown"}, {"exception": exc}) == (
+        f"snippet raised RuntimeError: {LONG[:300]}"
+    )

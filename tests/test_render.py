@@ -6,6 +6,7 @@ and compared with the expected text; no framework runs here."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -415,6 +416,57 @@ def test_releases_text(site):
     assert page == "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 says Var"
 
 
+def test_releases_in_version_order_beside_a_live_record_of_another_release(site):
+    """The live Paddle record ran on another release than the installed one (stale): the
+    fresh releases of the environment reports are still counted, in version order (2.9.0
+    before 2.10.0), and the standing rests on the live record and on each of them; a claim
+    that holds as stated on none of them says so."""
+    from verified.pages.fields import release_results, releases_standing
+    from verified.pages.words import NAMES, TEXT
+
+    root, snippets, _ = site
+    live = live_records(snippets)
+    for rec in live:
+        if rec["framework"] == "paddle" and rec["device"] == "cpu":
+            rec["env"] = env_for("paddle", version="3.2.0")
+    write(live, root / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    for version in ("2.10.0", "2.9.0"):
+        versions = {**OLD, "paddle": version}
+        records = [
+            record(
+                case,
+                status="passed",
+                env=env_for("paddle", version=version),
+                observed=observed_for(case),
+            )  # fmt: skip
+            for case in all_cases(snippets, versions).values()
+            if case.framework == "paddle" and case.device == "cpu"
+        ]
+        write(records, root / "results" / f"paddle-{version}.json", snippets=snippets,
+              versions=versions, name=f"paddle-{version}")  # fmt: skip
+    reports = reports_of(site)
+    assert list(release_results(reports, "fixture.grad", "paddle")) == ["2.9.0", "2.10.0"]
+    standing = releases_standing(reports, "fixture.grad", "paddle")
+    assert [e.env["version"] for e in standing.entries] == ["3.2.0", "2.9.0", "2.10.0"]
+    t = TEXT["en"]
+    assert releases_text(reports, "fixture.leaf", "paddle", "en", "x") == t[
+        "releases_field"
+    ].format(framework=NAMES["en"]["paddle"], holds=t["none"]) + t["differs"].format(
+        versions="2.9.0 and 2.10.0", note="Paddle 2 says Var"
+    )
+    # the release matrix: releases in version order; a claim a release has no record of: ·
+    old = root / "results" / "paddle-2.9.0.json"
+    data = json.loads(old.read_text(encoding="utf-8"))
+    data["claims"] = [r for r in data["claims"] if r["id"] != "fixture.grad"]
+    old.write_text(json.dumps(data), encoding="utf-8")
+    matrix = release_matrix(reports_of(site), "en")
+    paddle = matrix[matrix.index("### PaddlePaddle") :]
+    header = next(line for line in paddle if line.startswith("| Claim"))
+    assert header == "| Claim | 2.9.0 | 2.10.0 | 3.2.0 |"
+    grad = next(line for line in paddle if line.startswith("| [`fixture.grad`]"))
+    assert grad.split(" | ")[1:] == ["·", "✓", "⟳<sup>2</sup> |"]  # the live record: stale
+
+
 def test_releases_text_refuses_failures(site):
     add_old_paddle(site, leaf_status="failed")
     with pytest.raises(
@@ -648,6 +700,15 @@ def test_whole_page_renders_in_both_languages(site):
             "~~~\n一行\n```\n二行\n三行\n~~~\n正文\n续行",
             "~~~\n一行\n```\n二行\n三行\n~~~\n正文续行",
         ),
+        # after a line of block syntax nothing is joined, even before a Chinese character
+        ("```\n代码\n```\n正文", "```\n代码\n```\n正文"),
+        ("| 表格 |\n续行", "| 表格 |\n续行"),
+        ('=== "飞桨"\n正文', '=== "飞桨"\n正文'),
+        ('!!! note "注意"\n正文', '!!! note "注意"\n正文'),
+        # a Chinese line with a trailing space still ends in a Chinese character
+        ("第一行。 \n`add_()` 后", "第一行。`add_()` 后"),
+        # joining one pair of lines goes on with the next ones
+        ("第一行，\n第二行。\n\n第二段，\n续行。", "第一行，第二行。\n\n第二段，续行。"),
     ],
 )
 def test_join_cjk_soft_breaks(markdown, joined):

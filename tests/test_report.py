@@ -235,6 +235,23 @@ def test_unchanged_records_of_this_host_are_reused(snippets, tmp_path):
     assert "fixture.leaf[torch-cpu]" in reusable(cases, path, context)
 
 
+def test_a_record_of_another_host_is_not_reused_and_the_others_still_are(snippets, tmp_path):
+    context = context_for()
+    path = tmp_path / "claims.json"
+    cases = [case for case in cases_for(snippets).values() if case.device == "cpu"]
+    records = []
+    for case in cases:
+        env = environment({"framework": case.framework}, "cpu", context)
+        records.append(
+            record(case, status="passed", env=env, observed=observed_for(case), context=context)
+        )
+    records[0]["env"]["host"] = {**records[0]["env"]["host"], "cpu": "Other"}
+    write(records, path, snippets=snippets, context=context)
+    assert sorted(reusable(cases, path, context)) == sorted(c.name for c in cases[1:])
+    path.write_text(json.dumps({"schema": SCHEMA}), encoding="utf-8")  # a report of no claims
+    assert reusable(cases, path, context) == {}
+
+
 def test_environment_reports_are_checked_against_their_own_version(snippets, tmp_path):
     results = tmp_path / "results"
     write(run_all(snippets, OTHER), results / "old.json", snippets=snippets, versions=OTHER)
@@ -491,6 +508,86 @@ def test_results_problems_name_the_case_and_the_command(snippets, tmp_path):
     write([], results / "paddle-2.6.2.json", snippets=snippets, versions=OTHER)
     problems = results_problems(results, snippets, [old])
     assert "results/paddle-2.6.2.json: no result for fixture.leaf: run" in problems[0]
+
+
+def test_results_problems_go_on_after_a_missing_report(snippets, tmp_path, monkeypatch):
+    """Every declared environment is checked (``results/matrix.toml``'s when none are given),
+    after a missing report too; a failure's reason is cut at 200 characters; a GPU report's
+    problems join the others, and the reports after it are checked too."""
+    from verified import matrix
+    from verified.matrix import Environment
+
+    results = tmp_path / "results"
+    old = Environment("paddle-2.6.2", "paddle", "2.6.2", ())
+    gone = Environment("torch-2.4.1", "torch", "2.4.1", ())
+    case = cases_for(snippets, OTHER)[("fixture.chain", "paddle", "cpu")]
+    reason = "x" * 200 + "CUT"
+    failed = record(case, status="failed", env=env_for("paddle", version="2.6.2"), reason=reason)
+    others = [r for r in run_all(snippets, OTHER) if r["framework"] == "paddle"]
+    others = [r for r in others if r["device"] == "cpu" and r["id"] != "fixture.chain"]
+    write([*others, failed], results / "paddle-2.6.2.json", snippets=snippets, versions=OTHER)
+    for extra in ("gpu-a", "other"):  # a GPU report, checked by its own rules, and a stray one
+        write([], results / f"{extra}.json", snippets=snippets, versions=VERSIONS, name=extra)
+    monkeypatch.setattr(matrix, "environments", lambda: [gone, old])
+    refresh = "run `nox -s \"matrix(env='paddle-2.6.2')\"`"
+    assert results_problems(results, snippets) == [
+        "results/torch-2.4.1.json is missing: run `nox -s \"matrix(env='torch-2.4.1')\"`",
+        f"results/paddle-2.6.2.json: fixture.chain[paddle-cpu] failed on paddle 2.6.2 "
+        f"({'x' * 200}): declare the difference with a [[claim.expect.paddle.versions]] "
+        f"override, then {refresh}",
+        "results/gpu-a.json: no case passed on a GPU: not a GPU report to keep",
+        "results/other.json is not an environment of results/matrix.toml",
+    ]
+
+
+def test_a_gpu_value_comes_from_the_newest_run_that_passed(snippets, tmp_path):
+    """A GPU case that passed in the live report and in an environment report: the dated run
+    wins over one without a date, and the newer of two dated ones."""
+    case = cases_for(snippets)[("fixture.chain", "torch", "gpu")]
+    live = passed(case, date=None)
+    write([live], tmp_path / "claims.json", snippets=snippets, versions=VERSIONS)
+    kit = passed(case, date="2026-11-01T10:00:00+00:00")
+    write([kit], tmp_path / "results" / "gpu-a.json", snippets=snippets, versions=VERSIONS,
+          name="gpu-a")  # fmt: skip
+    reports = Reports(tmp_path / "claims.json", tmp_path / "results", snippets, VERSIONS)
+    assert reports.get("fixture.chain", "torch", "gpu")["env"]["date"] == kit["env"]["date"]
+    live = passed(case, date="2026-11-02T10:00:00+00:00")
+    write([live], tmp_path / "claims.json", snippets=snippets, versions=VERSIONS)
+    reports = Reports(tmp_path / "claims.json", tmp_path / "results", snippets, VERSIONS)
+    assert reports.get("fixture.chain", "torch", "gpu")["env"]["date"] == live["env"]["date"]
+
+
+def test_a_gpu_record_names_the_gpu_machines_host_when_its_worker_gave_one():
+    """The GPU kit's worker describes the machine it ran on (``gpu_host``): kept with a GPU
+    record, never with a CPU one, and absent when the worker did not say."""
+    context = context_for()
+    info = {"framework": "torch", "gpu": "NVIDIA H200", "gpu_host": {"cpu": "Xeon", "cores": 8}}
+    assert environment(info, "gpu", context)["gpu_host"] == {"cpu": "Xeon", "cores": 8}
+    assert "gpu_host" not in environment(info, "cpu", context)
+    assert "gpu_host" not in environment({**info, "gpu_host": None}, "gpu", context)
+    assert "gpu_host" not in environment({**info, "gpu": None}, "gpu", context)
+
+
+def test_the_host_names_processor_cores_c_library_and_kernel(monkeypatch):
+    """What decides whether a record stands for this machine; where the platform cannot say
+    the usable cores or the C library, None and the system's name."""
+    import os
+    import platform
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 5}, raising=False)
+    monkeypatch.setattr(platform, "libc_ver", lambda: ("glibc", "2.41"))
+    assert host() == {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "usable_cores": 3,
+        "libc": "glibc 2.41",
+        "kernel": f"{platform.system()} {platform.release()}",
+        "machine": platform.machine(),
+    }
+    monkeypatch.delattr(os, "sched_getaffinity")
+    monkeypatch.setattr(platform, "libc_ver", lambda: ("", ""))
+    bare = host()
+    assert bare["usable_cores"] is None and bare["libc"] == platform.system()
 
 
 def test_cpu_model_reads_the_model_name(tmp_path, monkeypatch):

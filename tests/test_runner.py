@@ -69,6 +69,20 @@ def test_worker_protocol_and_clean_up():
     worker.close()  # closing twice is harmless
 
 
+def test_a_dead_workers_message_is_the_last_twenty_lines_it_wrote_even_undecodable():
+    """A framework's stderr may hold bytes that are not UTF-8 (a native library's message):
+    the message of a dead worker keeps every line, with the bad bytes replaced."""
+    worker = Worker("torch", "cpu", module=FAKE)
+    try:
+        with open(worker.log.name, "ab") as log:
+            log.write(b"".join(b"line %d\n" % i for i in range(1, 25)) + b"bad \xff byte\n")
+        assert worker.stderr_tail() == "\n".join(
+            [*(f"line {i}" for i in range(6, 25)), "bad \ufffd byte"]
+        )
+    finally:
+        worker.close()
+
+
 def test_worker_start_failures():
     def env(start):
         return worker_env({**os.environ, "FAKE_WORKER_START": start}, None)

@@ -378,9 +378,7 @@ class Reports:
         claim, whatever the build's setting (pages ask :mod:`verified.pages.standing`)."""
         return self.entry(claim_id, framework, device, where=where).rec
 
-    def entry(
-        self, claim_id: str, framework: str, device: str = "cpu", *, where: str = ""
-    ) -> Entry:
+    def entry(self, claim_id: str, framework: str, device: str, *, where: str) -> Entry:
         prefix = f"{where}: " if where else ""
         name = case_name(claim_id, framework, device)
         sources = [self.live] if device == "cpu" else self.all

@@ -13,6 +13,7 @@ from pathlib import Path
 from verified.claims import SNIPPETS
 from verified.gpu.check import report_problems
 from verified.report import RESULTS, Report, ReportError, case_name
+from verified.versions import release
 
 
 def results_problems(
@@ -43,7 +44,7 @@ def results_problems(
             name_of = case_name(rec["id"], rec["framework"], rec["device"])
             if rec["framework"] != env.framework or rec["device"] != "cpu":
                 problems.append(f"results/{name}.json: {name_of} is not a {env.framework} CPU case")
-            elif release_of(entry.env.get("version")) != env.version:
+            elif release(entry.env.get("version")) != env.version:
                 problems.append(
                     f"results/{name}.json: {name_of} ran on {env.framework} "
                     f"{entry.env.get('version')}, not {env.version}: run {refresh}"
@@ -68,9 +69,3 @@ def results_problems(
             continue
         problems.append(f"results/{name}.json is not an environment of results/matrix.toml")
     return problems
-
-
-def release_of(version: str | None) -> str | None:
-    from verified.versions import release
-
-    return release(version) if version else None

@@ -98,10 +98,6 @@ def root_of(where: str) -> str:
     return "../" * max(where.count("/") - 1, 0)
 
 
-def case_name_of(rec: dict) -> str:
-    return f"{rec['id']}[{rec['framework']}-{rec['device']}]"
-
-
 def _join(items: list[str], lang: str) -> str:
     t = TEXT[lang]
     if len(items) <= 1:
