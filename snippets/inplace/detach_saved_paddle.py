@@ -12,3 +12,10 @@ try:
 except RuntimeError as error:
     outcome = f"RuntimeError at backward: {str(error).split('. ')[0]}"
 print(outcome)
+
+# The same on a leaf: backward runs, and the leaf gets no gradient
+leaf = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+leaf_loss = (leaf * leaf).sum()  # multiply saves the leaf
+leaf.detach_()
+leaf_loss.backward()
+print(f"leaf detached in place, after backward: leaf.grad is {leaf.grad}")

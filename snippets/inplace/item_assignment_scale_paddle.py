@@ -1,13 +1,13 @@
 import paddle
 
 weight = paddle.to_tensor([[0.5, 1.0], [2.0, -1.0], [1.5, 0.5]], stop_gradient=False)
-# Out of place: the first row doubled, the others kept; the gradient to compare with.
-row_scales = paddle.to_tensor([[2.0], [1.0], [1.0]])
-expected = paddle.grad((weight * row_scales).square().sum(), weight)[0]
 
 
 def assign_first_row(new_row):
     """`hidden[0] = new_row(hidden[0])` once, then backward; what happens."""
+    # Out of place: the first row replaced, the others kept; the gradient to compare with.
+    reference = paddle.concat([new_row(weight[0]).unsqueeze(0), weight[1:]])
+    expected = paddle.grad((reference * reference).sum(), weight)[0]
     weight.clear_gradient()
     hidden = weight * 1
     hidden[0] = new_row(hidden[0])  # a single assignment, no later one
@@ -35,6 +35,8 @@ outcome = {
     "hidden[0] = hidden[0] * paddle.to_tensor(2.0)": assign_first_row(times_tensor),
     "hidden[0] = hidden[0] * 2.0": assign_first_row(times_number),
     "hidden[0] = hidden[0] + hidden[0]": assign_first_row(plus_itself),
+    "hidden[0] = hidden[0].sin()": assign_first_row(paddle.sin),
+    "hidden[0] = hidden[0] ** 2": assign_first_row(lambda row: row**2),
 }
 for route, result in outcome.items():
     print(f"{route:46} {result}")

@@ -1,13 +1,13 @@
 import torch
 
 weight = torch.tensor([[0.5, 1.0], [2.0, -1.0], [1.5, 0.5]], requires_grad=True)
-# Out of place: the first row doubled, the others kept; the gradient to compare with.
-row_scales = torch.tensor([[2.0], [1.0], [1.0]])
-expected = torch.autograd.grad((weight * row_scales).square().sum(), weight)[0]
 
 
 def assign_first_row(new_row):
     """`hidden[0] = new_row(hidden[0])` once, then backward; what happens."""
+    # Out of place: the first row replaced, the others kept; the gradient to compare with.
+    reference = torch.cat([new_row(weight[0]).unsqueeze(0), weight[1:]])
+    expected = torch.autograd.grad((reference * reference).sum(), weight)[0]
     weight.grad = None
     hidden = weight * 1
     hidden[0] = new_row(hidden[0])  # a single assignment, no later one
@@ -23,6 +23,11 @@ def times_tensor(row):
     return row * torch.tensor(2.0)  # mul does not save the row here: the factor needs no gradient
 
 
+def times_tensor_with_grad(row):
+    scale = torch.tensor(2.0, requires_grad=True)
+    return row * scale  # now mul saves the row
+
+
 def times_number(row):
     return row * 2.0
 
@@ -33,8 +38,11 @@ def plus_itself(row):
 
 outcome = {
     "hidden[0] = hidden[0] * torch.tensor(2.0)": assign_first_row(times_tensor),
+    "hidden[0] = hidden[0] * scale (requires grad)": assign_first_row(times_tensor_with_grad),
+    "hidden[0] = hidden[0].sin()": assign_first_row(torch.sin),
+    "hidden[0] = hidden[0] ** 2": assign_first_row(lambda row: row**2),
     "hidden[0] = hidden[0] * 2.0": assign_first_row(times_number),
     "hidden[0] = hidden[0] + hidden[0]": assign_first_row(plus_itself),
 }
 for route, result in outcome.items():
-    print(f"{route:42} {result}")
+    print(f"{route:46} {result}")

@@ -2,22 +2,28 @@ import torch
 
 weight = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
 hidden = weight * 1  # requires gradients
+data = torch.tensor([1.0, 2.0, 3.0])  # an input: needs no gradient
+loss = (data * weight).sum()  # saves data: the gradient of weight is data
 
 
-def write_through(to_array):
-    """Add 1 to the array that `to_array` gives for hidden; report whether hidden changed."""
-    before = hidden.tolist()
+def write_through(tensor, to_array):
+    """Add 1 to the array that `to_array` gives for `tensor`; report whether it changed."""
+    before = tensor.tolist()
     try:
         array = to_array()
     except RuntimeError as exc:
         return f"RuntimeError: {exc}"
     array += 1
-    return "hidden changed" if hidden.tolist() != before else "hidden unchanged: a copy"
+    return "changed" if tensor.tolist() != before else "unchanged: a copy"
 
 
 outcome = {
-    "hidden.numpy()": write_through(lambda: hidden.numpy()),
-    "hidden.detach().numpy()": write_through(lambda: hidden.detach().numpy()),
+    "hidden.numpy()": write_through(hidden, lambda: hidden.numpy()),
+    "hidden.detach().numpy()": write_through(hidden, lambda: hidden.detach().numpy()),
+    "hidden.numpy(force=True)": write_through(hidden, lambda: hidden.numpy(force=True)),
+    "data.numpy()": write_through(data, lambda: data.numpy()),
 }
+loss.backward()
 for route, result in outcome.items():
-    print(f"{route:24} {result}")
+    print(f"{route:25} {result}")
+print(f"weight.grad after backward: {weight.grad.tolist()} (the data was [1.0, 2.0, 3.0])")

@@ -26,11 +26,23 @@ class NotInplace(paddle.autograd.PyLayer):
         return grad
 
 
-def apply_to(layer, tensor):
-    """Apply `layer` to `tensor`; report the error and the version counter's step."""
+class FirstOfTwo(paddle.autograd.PyLayer):
+    """A custom operation with two inputs whose forward returns the first one itself."""
+
+    @staticmethod
+    def forward(ctx, x, other):
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, paddle.zeros_like(grad)
+
+
+def apply_to(layer, tensor, *others):
+    """Apply `layer` to `tensor` (and `others`); report the error and the counter's step."""
     before = tensor.inplace_version
     try:
-        layer.apply(tensor)
+        layer.apply(tensor, *others)
         error = "no error"
     except ValueError as exc:
         if "can't use inplace strategy" not in str(exc):
@@ -57,8 +69,14 @@ def backward_after(layer):
     return "backward runs"
 
 
+with paddle.no_grad():
+    leaf_under_no_grad = apply_to(Identity, leaf())
+
 outcome = {
     "Identity, a leaf": apply_to(Identity, leaf()),
+    "Identity, a leaf under no_grad": leaf_under_no_grad,
+    "Identity, a tensor needing no grad": apply_to(Identity, paddle.to_tensor([1.0, 2.0])),
+    "FirstOfTwo, data and a leaf": apply_to(FirstOfTwo, paddle.to_tensor([1.0, 2.0]), leaf()),
     "Identity, an intermediate tensor": apply_to(Identity, leaf() * 1),
     "NotInplace, a leaf": apply_to(NotInplace, leaf()),
     "NotInplace, an intermediate tensor": apply_to(NotInplace, leaf() * 1),
