@@ -11,7 +11,7 @@ import json
 import re
 from functools import cache
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import parse_qs, unquote, urljoin, urlsplit
 
 import pytest
 from sitemodel import (
@@ -321,6 +321,23 @@ def test_each_language_searches_its_own_pages(lang: str):
         assert page.path in indexed, f"/{page.path} is not in {file}"
 
 
+def test_every_page_searches_through_the_paste_worker():
+    """verified/search_hooks.py: each page's search worker is the one that reads a query as
+    pasted (overrides/assets/javascripts/workers/search-as-pasted.js), published, and the
+    Material worker it names in ``?material=`` is next to it."""
+    problems = []
+    for page in pages():
+        url = urljoin(ORIGIN + page.path, material_config(page.file)["search"])
+        parts = urlsplit(url)
+        worker = SITE / unquote(parts.path).lstrip("/")
+        material = parse_qs(parts.query).get("material", [""])[0]
+        if worker.name != "search-as-pasted.js" or not worker.is_file():
+            problems.append(f"/{page.path}: worker {url}")
+        elif not material or not (worker.parent / material).is_file():
+            problems.append(f"/{page.path}: Material's worker {material!r} missing")
+    assert not problems, listing(problems)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_search_index_does_not_depend_on_the_build_machine(lang: str):
     """Where and when the claims ran (processor, kernel, C library, Python, date) is on the
@@ -397,6 +414,9 @@ def test_code_listings_stay_out_of_the_search_index(lang: str):
         ("is_leaf to_static", ["is_leaf", "to_static"]),
         ("叶子\u200b张量", ["叶子", "张量"]),
         ("原位\u200b（Inplace）\u200b操作，见“视图”。", ["原位", "Inplace", "操作", "见", "视图"]),
+        ("使用inplace操作后报错", ["使用", "inplace", "操作后报错"]),  # Latin run into Chinese
+        ("ReluBackward0的输出，2.6版本", ["ReluBackward0", "的输出", "2.6", "版本"]),
+        ("y = x**2 + w[~mask] ^ z", ["y", "x", "2", "w", "mask", "z"]),  # lunr's query syntax
     ],
 )  # fmt: skip
 def test_search_separator_keeps_what_readers_paste(text: str, words: list[str]):

@@ -83,3 +83,35 @@ def test_stop_words_separate_as_whole_words_in_any_case():
     assert words == ["to_static", "-place", "inference_mode", ".grad"]
     assert sh.stop_word_separator(["to", "in"]) == r"\b(?:[iI][nN]|[tT][oO])\b"
     assert {"in", "to", "the", "a", "is"} <= set(sh.STOP_WORDS)
+
+
+@pytest.mark.parametrize(
+    ("material", "ours"),
+    [
+        (
+            "assets/javascripts/workers/search.a7633da7.min.js",
+            "assets/javascripts/workers/search-as-pasted.js?material=search.a7633da7.min.js",
+        ),
+        (
+            "../../assets/javascripts/workers/search.0f1e.min.js",
+            "../../assets/javascripts/workers/search-as-pasted.js?material=search.0f1e.min.js",
+        ),
+        ("search.ab12.min.js", "search-as-pasted.js?material=search.ab12.min.js"),
+    ],
+)
+def test_queries_go_through_the_paste_worker(material, ours):
+    """Every page's search worker reads the query as pasted, then loads Material's, named."""
+    assert sh.paste_worker_url(material) == ours
+    page = (
+        '<script id="__config" type="application/json">'
+        + json.dumps({"base": ".", "search": material})
+        + "</script>"
+    )
+    swapped = sh.with_paste_worker(page)
+    assert json.loads(sh.CONFIG_SCRIPT.search(swapped)[2]) == {"base": ".", "search": ours}
+    assert sh.with_paste_worker(swapped) == swapped, "a second pass changed the worker again"
+
+
+def test_a_worker_that_is_not_materials_is_refused():
+    with pytest.raises(ValueError, match="not Material's search worker"):
+        sh.paste_worker_url("assets/javascripts/workers/other.js")

@@ -35,6 +35,15 @@ the reader's language. In the order the events run:
    ``lang`` narrowed to its own language: with one language lunr needs no ``lunr.multi``,
    whose combined trimmer would strip tokens such as ``=`` (what a query ``+=`` looks for),
    and the pages load no other language's lunr scripts.
+4. **Queries read as pasted.** Material hands the query to lunr's query syntax: a quoted
+   message made every one of its words required (a shape or a version on no page: nothing
+   found), and ``~``, ``^``, ``*``, ``:`` or a leading ``-`` or ``+`` in a paste made the query
+   invalid, or excluded or required a word (``+=`` stays: the query for ``=``). Material 9.8
+   no longer reads the ``__search.transform`` its documentation shows; the worker's URL
+   (``search`` in each page's ``__config``) is the hook left. Every page's ``search`` points at
+   ``overrides/assets/javascripts/workers/search-as-pasted.js``, next to Material's worker,
+   which it names as ``?material=`` and loads after reading those characters as spaces (they
+   separate words in the index as well, ``mkdocs.yml``).
 """
 
 from __future__ import annotations
@@ -158,18 +167,55 @@ def language_base(base: str, lang: str) -> str:
     return posixpath.normpath(posixpath.join(base, lang)) + "/"
 
 
+def _with_config(html: str, change) -> str:
+    """The page with ``change(app)`` applied to its ``__config``."""
+
+    def rewrite(match: re.Match) -> str:
+        app = json.loads(match[2])
+        change(app)
+        return match[1] + json.dumps(app) + match[3]
+
+    return CONFIG_SCRIPT.sub(rewrite, html, count=1)
+
+
 def with_base(html: str, lang: str) -> str:
     """The page with its ``__config`` base at its language's root."""
 
-    def rebase(match: re.Match) -> str:
-        app = json.loads(match[2])
+    def rebase(app: dict) -> None:
         app["base"] = language_base(app["base"], lang)
-        return match[1] + json.dumps(app) + match[3]
 
-    return CONFIG_SCRIPT.sub(rebase, html, count=1)
+    return _with_config(html, rebase)
+
+
+# -- 4. queries read as pasted -----------------------------------------------------------------
+
+PASTE_WORKER = "search-as-pasted.js"  # overrides/assets/javascripts/workers/
+
+
+def paste_worker_url(material: str) -> str:
+    """Material's worker URL (relative to the page) -> ours, in the same folder, naming
+    Material's worker (``…/search.<hash>.min.js``) in ``?material=``."""
+    folder, _, name = material.rpartition("/")
+    if not re.fullmatch(r"search\.[0-9a-f]+\.min\.js", name):
+        raise ValueError(f"{material!r}: not Material's search worker (search.<hash>.min.js)")
+    return (
+        f"{folder}/{PASTE_WORKER}?material={name}" if folder else f"{PASTE_WORKER}?material={name}"
+    )
+
+
+def with_paste_worker(html: str) -> str:
+    """The page with its ``__config`` search worker replaced by the one that reads queries as
+    pasted (once: a page already pointing at it is left as it is)."""
+
+    def swap(app: dict) -> None:
+        if app.get("search") and PASTE_WORKER not in app["search"]:
+            app["search"] = paste_worker_url(app["search"])
+
+    return _with_config(html, swap)
 
 
 def on_post_page(output, page, config):
+    output = with_paste_worker(output)
     default, _ = languages(config)
     lang = getattr(page.file, "locale", None) or default
     if not default or lang == default:

@@ -155,6 +155,22 @@ SUB_PAGE_CASES = {
         "inplace/graph-capture/",
     ),
     "zh-to-static-ignores": ("zh", "动转静后原位操作不生效", "inplace/graph-capture/"),
+    "en-custom-function-writes": (
+        "en",
+        "custom autograd Function writes into its input in place wrong gradient",
+        "inplace/custom-functions/",
+    ),
+    "zh-custom-function-writes": (
+        "zh",
+        "自定义算子原位修改输入后梯度不对",
+        "inplace/custom-functions/",
+    ),
+    "zh-modify-inference-result-run-in": (
+        "zh",
+        "inference_mode下得到的张量还能修改吗",
+        "inplace/no-grad/",
+    ),
+    "zh-grad-scaler-run-in": ("zh", "混合精度GradScaler梯度累积", "accumulation/mixed-precision/"),
     "en-save-memory": ("en", "does inplace=True save GPU memory", "inplace/memory/"),
     "zh-save-memory": ("zh", "原位操作能省显存吗", "inplace/memory/"),
     "en-paddle-detects": (
@@ -337,6 +353,39 @@ ENTRY_QUERIES = {
         "The TensorWrappers of MeanGradNode do not exist",
         "second-backward",
     ),
+    # pastes with lunr's query syntax in them: the whole message with the reader's own shape
+    # and versions (words no page holds), as printed and in quotes (quotes made every word
+    # required), below a Python 3.11 traceback's lines (a file name in quotes, the `~~~^^`
+    # markers under the call: `~` and `^` want a number, else the query is invalid), after
+    # the line of code that raised it
+    "saved-torch-message-whole": (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.FloatTensor [3, 16, 5, 5]] is at version 3; expected version 2 "
+        "instead",
+        "modified-by-an-inplace-operation",
+    ),
+    "saved-torch-message-quoted": (
+        '"one of the variables needed for gradient computation has been modified by an '
+        "inplace operation: [torch.FloatTensor [3, 16, 5, 5]] is at version 3; expected "
+        'version 2 instead"',
+        "modified-by-an-inplace-operation",
+    ),
+    "saved-torch-phrase-quoted": (
+        '"one of the variables needed"',
+        "modified-by-an-inplace-operation",
+    ),
+    "saved-torch-traceback-carets": (
+        'File "train.py", line 42, in <module> loss.backward() ~~~~~~~~~~~~~^^ RuntimeError: '
+        "one of the variables needed for gradient computation has been modified by an "
+        "inplace operation: [torch.cuda.FloatTensor [64, 5]], which is output 0 of "
+        "ReluBackward0, is at version 1; expected version 0 instead.",
+        "modified-by-an-inplace-operation",
+    ),
+    "saved-torch-message-after-code": (
+        "x[~mask] = 0 RuntimeError: one of the variables needed for gradient computation has "
+        "been modified by an inplace operation",
+        "modified-by-an-inplace-operation",
+    ),
 }
 ENTRY_QUERIES_IN = {  # words of one language's entries, searched on that language's site
     "zh": {
@@ -350,6 +399,9 @@ ENTRY_QUERIES_IN = {  # words of one language's entries, searched on that langua
         "zh-second-backward-words": ("第二次反向传播", "second-backward"),
         "zh-backward-hook-words": ("完整反向钩子 原位网络层", "backward-hook-view"),
         "zh-sync-batch-norm-words": ("在 CPU 上使用 SyncBatchNorm", "sync-batch-norm-cpu"),
+        # Latin words run into Chinese ones without spaces, as Chinese readers type them
+        "zh-inplace-run-in": ("使用inplace操作后报错", "modified-by-an-inplace-operation"),
+        "zh-sync-batch-norm-run-in": ("在CPU上使用SyncBatchNorm", "sync-batch-norm-cpu"),
     },
     "en": {
         "en-leaf-words": ("leaf modified in place", "leaf-in-place"),
