@@ -23,6 +23,8 @@ CHROMIUM_ARGS = [
 VIEWPORT = {"width": 1280, "height": 900}
 TIMEOUT_MS = 15_000
 
+SEARCH_INDEX = "search/search_index.json"
+
 # Filled by the tests, printed at the end of the run and saved to build/e2e/page-weight.json.
 PAGE_WEIGHTS: dict[str, dict] = {}
 # File types a static host sends gzip-compressed (GitHub Pages, nginx with gzip_types).
@@ -116,6 +118,8 @@ class Traffic:
         return {
             "bytes": sum(t[0] for t in by_type.values()),
             "gzip_bytes": sum(t[1] for t in by_type.values()),
+            # the search index (one per language, search_hooks.py), budgeted on its own
+            "indexes": [item for item in items if item[2].endswith("/" + SEARCH_INDEX)],
             "requests": len(items),
             "by_type": dict(sorted(by_type.items(), key=lambda kv: -kv[1][0])),
             "largest": items[:6],
