@@ -51,6 +51,12 @@ def kib(elements: int) -> str:
     return f"{size // 2**10} KiB"
 
 
+def kib_of_bytes(size: int) -> str:
+    """bytes -> "4 KiB"."""
+    assert size % 2**10 == 0, f"{size} bytes are not a whole number of KiB"
+    return f"{size // 2**10} KiB"
+
+
 def mib(elements: int) -> str:
     """float32 elements -> "4 MiB" (``torch.rand``/``paddle.rand`` default to float32)."""
     size = elements * 4
@@ -119,6 +125,23 @@ INPUTS = [
         {
             "en": [("inplace/speed.md", "on the last of {calls} calls")],
             "zh": [("inplace/speed.md", "在 {calls} 次调用的最后一次")],
+        },
+    ),
+    (
+        # the page-fault claims count "pages per result" in pages of this size: the page says
+        # a fault per page of the same size (the worker turns huge pages off; worker.py)
+        "inplace/page_faults",
+        r"element_size\(\) // (.+?),",
+        lambda n: {"page": kib_of_bytes(n)},
+        {
+            "en": [
+                ("inplace/speed.md", "every new {page} page cost a page fault in these runs"),
+                ("inplace/speed.md", "each {page} page costs a page fault when it is first written"),
+            ],
+            "zh": [
+                ("inplace/speed.md", "每个新的 {page} 内存页都触发了一次缺页"),
+                ("inplace/speed.md", "每个 {page} 的页在第一次写入时都会触发一次缺页"),
+            ],
         },
     ),
     (
