@@ -136,7 +136,10 @@ INPUTS = [
         {
             "en": [
                 ("inplace/speed.md", "every new {page} page cost a page fault in these runs"),
-                ("inplace/speed.md", "each {page} page costs a page fault when it is first written"),
+                (
+                    "inplace/speed.md",
+                    "each {page} page costs a page fault when it is first written",
+                ),
             ],
             "zh": [
                 ("inplace/speed.md", "每个新的 {page} 内存页都触发了一次缺页"),
