@@ -185,6 +185,40 @@ def raw_values(doc: Node) -> list[str]:
     return problems
 
 
+VALUE_HTML = re.compile(r'<a class="claim-value"[^>]*>(?P<shown>.*?)</a>', re.S)
+CJK_OR_FULL_WIDTH = re.compile("[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def _visible(html: str, start: int, step: int, count: int) -> str:
+    """``count`` characters of text from ``start`` going ``step`` (+1 or -1), tags skipped."""
+    out, i = [], start
+    while 0 <= i < len(html) and len(out) < count:
+        if html[i] == ("<" if step > 0 else ">"):
+            i = html.find(">", i) + 1 if step > 0 else html.rfind("<", 0, i) - 1
+            continue
+        out.append(html[i])
+        i += step
+    return "".join(out if step > 0 else reversed(out))
+
+
+def spaced_values(html: str) -> list[str]:
+    """Every half-width space between a value that starts or ends with a Chinese character (or
+    full-width punctuation) and the Chinese character beside it ("1.70 倍 和")."""
+    cjk = CJK_OR_FULL_WIDTH.fullmatch
+    body = html.split("<article", 1)[-1]
+    problems = []
+    for m in VALUE_HTML.finditer(body):
+        shown = re.sub(r"<[^>]+>", "", m["shown"]).strip()
+        if not shown:
+            continue
+        before, after = _visible(body, m.start() - 1, -1, 2), _visible(body, m.end(), 1, 2)
+        if before[1:] == " " and cjk(before[:1]) and cjk(shown[0]):
+            problems.append(f"a space before {shown[:20]!r}: {before!r}")
+        if after[:1] == " " and cjk(after[1:]) and cjk(shown[-1]):
+            problems.append(f"a space after {shown[-20:]!r}: {after!r}")
+    return problems
+
+
 # -- over the built site ------------------------------------------------------------------------
 
 
@@ -225,6 +259,13 @@ def test_value_titles_are_chinese(site):
 def test_no_raw_value_in_a_sentence(site):
     problems = [f"{p.path}: {x}" for p in pages_of(lang="zh") for x in raw_values(parse(p.file))]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.site
+def test_no_space_between_a_value_and_chinese_text(site):
+    problems = [f"{p.path}: {x}" for p in pages_of(lang="zh")
+                for x in spaced_values(p.file.read_text(encoding="utf-8"))]  # fmt: skip
+    assert not problems, "\n".join(problems[:20]) + f"\n({len(problems)} in all)"
 
 
 # -- each check fails on a page made to break it -----------------------------------------------
@@ -297,3 +338,14 @@ def test_raw_value_check_fails(body):
 )
 def test_raw_value_check_accepts(body):
     assert raw_values(parse_text(PAGE.format(head="", body=body))) == []
+
+
+def test_spaced_value_check_fails():
+    tight = f"<p>分别是 {value('1.70 倍')}和 {value('2.96 倍')}（对照 {value('<code>1.01</code>')} 倍）</p>"
+    assert spaced_values(PAGE.format(head="", body=tight)) == []
+    assert spaced_values(PAGE.format(head="", body=f"<p>分别是 {value('1.70 倍')} 和</p>"))
+    assert spaced_values(PAGE.format(head="", body=f"<p>调用 {value('报错')}</p>"))
+    assert spaced_values(PAGE.format(head="", body=f"<p>（{value('10.02 MiB）')} 完全相同</p>"))
+    # Latin or code on either side keeps its space (Paddle's guides space them)
+    assert spaced_values(PAGE.format(head="", body=f"<p>为 {value('<code>3</code>')} 和</p>")) == []
+    assert spaced_values(PAGE.format(head="", body=f"<p>a {value('报错')} b</p>")) == []

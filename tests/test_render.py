@@ -1248,6 +1248,37 @@ def test_a_wording_that_does_not_fit_the_value_stops_the_build(site, field, erro
     assert "en/p.md: {{ fixture.launch | torch | " in str(caught.value)
 
 
+@pytest.mark.parametrize("provenance", [False, True])
+def test_no_space_between_a_chinese_value_and_chinese_text(site, provenance):
+    """Paddle's guides put no space between two Chinese characters: the source's space beside
+    a value goes where the value starts or ends with a Chinese character or full-width
+    punctuation; a space beside Latin text or code stays, and English keeps every space."""
+    reports = worded_site(site)
+    flag = 'fixture.launch | torch | value.flag | yesno("报错", "不报错")'
+    code = "fixture.launch | torch | value.low"
+    markdown = (
+        f"调用 {{{{ {flag} }}}} 时，值 {{{{ {code} }}}} 和 {{{{ {flag} }}}}。a {{{{ {flag} }}}} b"
+    )
+    out = Page(reports, "zh", "zh/p.md", provenance).render(markdown)
+    text = re.sub(r"\]\([^)]*\)\{[^}]*\}", "]", out).replace("[", "").replace("]", "")
+    assert text == "调用报错时，值 <code>3</code> 和报错。a 报错 b"
+    en = Page(reports, "en", "en/p.md", provenance).render(markdown)
+    text = re.sub(r"\]\([^)]*\)\{[^}]*\}", "]", en).replace("[", "").replace("]", "")
+    assert text == "调用 报错 时，值 <code>3</code> 和 报错。a 报错 b"
+
+
+def test_notebook_values_keep_the_chinese_spacing():
+    """The committed notebooks mark each value with a span: the same spacing holds there."""
+    from verified.notebooks.cells import SPAN_END, SPAN_START
+
+    span = '<span class="claim-value" data-claim="c|torch">'
+    marked = f"调用 {span}报错</span> 时，值 {span}<code>3</code></span> 和 {span}3 倍</span> 和"
+    tight = SPAN_START.sub(r"\1", SPAN_END.sub(r"\1", marked))
+    assert (
+        tight == f"调用{span}报错</span>时，值 {span}<code>3</code></span> 和 {span}3 倍</span>和"
+    )
+
+
 def test_the_hover_title_of_a_worded_value_is_in_the_page_language(site):
     """The observation behind a phrase is in its hover title, worded as the page's language
     words it (a case's English name and outcome in Chinese on a zh page)."""

@@ -34,6 +34,7 @@ from verified.notebooks.markdown import (
 from verified.notebooks.parse import Segment, demote_headings, parse
 from verified.notebooks.snippets import SnippetInfo, snippet_infos, snippet_text
 from verified.notebooks.text import TEXT, install_code, setup_code
+from verified.pages.markdown import CJK
 
 SIBLING_RE = re.compile(r"""["'](?P<name>\w+_(?:paddle|torch)\.py)["']""")
 # a module next to the snippet that it imports (a shared launcher): written with %%writefile too
@@ -79,7 +80,14 @@ def _marked_renderer(markdown: str, lang: str, where: str) -> str:
         claim = f"{match['id']}|{match['fw']}{'@' + match['dev'] if match['dev'] else ''}"
         return f'<span class="claim-value" data-claim="{claim}">{shown}</span>'
 
-    return _renderer(PLACEHOLDER.sub(one, markdown), lang, where)
+    marked = PLACEHOLDER.sub(one, markdown)
+    if lang == "zh":  # the site's spacing (Page.substitute): no space between Chinese characters
+        marked = SPAN_START.sub(r"\1", SPAN_END.sub(r"\1", marked))
+    return _renderer(marked, lang, where)
+
+
+SPAN_END = re.compile(rf"([{CJK}]</span>) (?=[{CJK}])")
+SPAN_START = re.compile(rf'(?<=[{CJK}]) (<span class="claim-value" data-claim="[^"]*">[{CJK}])')
 
 
 def repository_notebook(article: str, lang: str, framework: str, **kwargs):

@@ -39,7 +39,7 @@ from verified.pages.fmt import (
     spaced,
     span,
 )
-from verified.pages.markdown import FENCE
+from verified.pages.markdown import CJK, FENCE
 from verified.pages.standing import (
     Action,
     Standing,
@@ -68,6 +68,18 @@ from verified.pages.words import (
 from verified.report import Entry, ReportError, Reports
 from verified.versions import release
 
+CJK_CHAR = re.compile(f"[{CJK}]")
+
+
+def _cjk(char: str) -> bool:
+    """Whether ``char`` (one character, or none) is Chinese or full-width punctuation."""
+    return bool(CJK_CHAR.fullmatch(char))
+
+
+def _tight_start(text: str) -> str:
+    """``text`` without its leading space when a Chinese character follows it."""
+    return text[1:] if text.startswith(" ") and _cjk(text[1:2]) else text
+
 
 @dataclass
 class Page:
@@ -80,6 +92,7 @@ class Page:
     docs: Path = ROOT / "docs"
     claims_used: set = field(default_factory=set)
     failures: dict = field(default_factory=dict)  # case name -> the Entry it marks ✗
+    last_shown: str = ""  # what the last value placeholder showed (for Chinese spacing)
 
     @property
     def t(self) -> dict:
@@ -144,7 +157,7 @@ class Page:
             if whole and whole["field"] in BLOCK_FIELDS:
                 lines.extend(indent + ln for ln in self.block(whole).split("\n"))
                 continue
-            line = PLACEHOLDER.sub(self.inline, line)
+            line = self.substitute(line)
             leftover = ANY_BRACES.search(line)
             if leftover and fence is None:
                 raise ReportError(f"{self.where}: unrecognised placeholder {leftover[0]!r}")
@@ -152,6 +165,30 @@ class Page:
         if self.failures and self.provenance:  # a page of the site; a notebook has its own banner
             lines = self.with_banner(lines)
         return "\n".join(lines)
+
+    def substitute(self, line: str) -> str:
+        """The line with its inline placeholders rendered. In Chinese, a space of the source
+        between a value and Chinese text goes where the value itself starts or ends with a
+        Chinese character or full-width punctuation ("1.70 倍 和" -> "1.70 倍和", "（10.02 MiB）
+        完全相同"): Paddle's guides put no space between two Chinese characters."""
+        if self.lang != "zh":
+            return PLACEHOLDER.sub(self.inline, line)
+        out, pos, tight = [], 0, False
+        for match in PLACEHOLDER.finditer(line):
+            before = line[pos : match.start()]
+            if tight:
+                before = _tight_start(before)
+            self.last_shown = ""
+            rendered = self.inline(match)
+            shown = self.last_shown
+            if _cjk(shown[:1]) and before.endswith(" ") and _cjk(before[-2:-1]):
+                before = before[:-1]
+            tight = _cjk(shown[-1:])
+            out += [before, rendered]
+            pos = match.end()
+        rest = line[pos:]
+        out.append(_tight_start(rest) if tight else rest)
+        return "".join(out)
 
     def with_banner(self, lines: list[str]) -> list[str]:
         """The page with a warning under its title: which results failed on this machine."""
@@ -222,6 +259,7 @@ class Page:
         if act is Action.MARK:
             return self.failed(entry, name, match["key"], label)
         shown, observed = self.shown(entry.rec, match, label)
+        self.last_shown = shown
         if not self.provenance:
             return shown
         key = f"{name}.{match['key']}" if match["key"] else name
