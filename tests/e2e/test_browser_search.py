@@ -117,6 +117,18 @@ SUB_PAGE_CASES = {
         "accumulation/loss-not-divided/",
     ),
     "zh-loss-grows": ("zh", "梯度累积后 loss 变大", "accumulation/loss-not-divided/"),
+    "en-logged-loss-smaller": (
+        "en",
+        "logged loss smaller with gradient accumulation",
+        "accumulation/logged-loss/",
+    ),
+    "zh-logged-loss-smaller": ("zh", "梯度累积后日志中的 loss 变小", "accumulation/logged-loss/"),
+    "en-logged-loss-divided": (
+        "en",
+        "loss divided by accumulate_grad_batches in the progress bar",
+        "accumulation/logged-loss/",
+    ),
+    "zh-logged-loss-divided": ("zh", "日志中的损失被除以了累积步数", "accumulation/logged-loss/"),
     "en-plus-equals-in-place": ("en", "is x += 1 an in-place operation", "inplace/what-counts/"),
     "zh-plus-equals-in-place": ("zh", "x += 1 是原位操作吗", "inplace/what-counts/"),
     "en-parameter-in-place": (
