@@ -30,12 +30,18 @@ PARTS = {
     "weight[:]": lambda weight: weight[:],
     "weight[...]": lambda weight: weight[...],
     "weight[:3]": lambda weight: weight[:3],  # every row: the whole tensor
+    "weight[:, :]": lambda weight: weight[:, :],
+    "weight[-3:]": lambda weight: weight[-3:],
+    "weight[0:3:1]": lambda weight: weight[0:3:1],
+    "weight[:5]": lambda weight: weight[:5],  # past the end: every row
     "weight[:2]": lambda weight: weight[:2],
     "weight[1:]": lambda weight: weight[1:],
     "weight[0]": lambda weight: weight[0],
     "weight[:, :2]": lambda weight: weight[:, :2],
     "weight[::2]": lambda weight: weight[::2],
     "weight[None]": lambda weight: weight[None],  # every element, one more axis
+    "weight[::-1]": lambda weight: weight[::-1],  # every element, same shape, rows reversed
+    "weight[:, ::-1]": lambda weight: weight[:, ::-1],
 }
 ROW_PARTS = {
     "row[0]": lambda row: row[0],  # every element, one axis fewer

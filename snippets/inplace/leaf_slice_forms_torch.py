@@ -9,7 +9,11 @@ ROW = [[1.0, 2.0, 3.0]]  # a 1 × 3 leaf: its one row holds every element
 def add_to_part(take, values=VALUES):
     """`add_` on the part of a fresh leaf that `take` selects; report what happened."""
     weight = torch.tensor(values, requires_grad=True)
-    part = take(weight)
+    try:
+        part = take(weight)
+    except ValueError as exc:  # PyTorch has no negative step: refused at the slicing
+        return {"part is a leaf": "no part", "error": f"ValueError: {exc}", "weight changed": False,
+                "version": weight._version}  # fmt: skip
     part_is_leaf = part.is_leaf
     try:
         part.add_(torch.ones(part.shape))
@@ -30,12 +34,18 @@ PARTS = {
     "weight[:]": lambda weight: weight[:],
     "weight[...]": lambda weight: weight[...],
     "weight[:3]": lambda weight: weight[:3],  # every row: the whole tensor
+    "weight[:, :]": lambda weight: weight[:, :],
+    "weight[-3:]": lambda weight: weight[-3:],
+    "weight[0:3:1]": lambda weight: weight[0:3:1],
+    "weight[:5]": lambda weight: weight[:5],  # past the end: every row
     "weight[:2]": lambda weight: weight[:2],
     "weight[1:]": lambda weight: weight[1:],
     "weight[0]": lambda weight: weight[0],
     "weight[:, :2]": lambda weight: weight[:, :2],
     "weight[::2]": lambda weight: weight[::2],
     "weight[None]": lambda weight: weight[None],  # every element, one more axis
+    "weight[::-1]": lambda weight: weight[::-1],  # every element, same shape, rows reversed
+    "weight[:, ::-1]": lambda weight: weight[:, ::-1],
 }
 ROW_PARTS = {
     "row[0]": lambda row: row[0],  # every element, one axis fewer
