@@ -25,6 +25,8 @@ from html.parser import HTMLParser
 import pytest
 from sitemodel import CJK, NO_SITE, Node, _TreeBuilder, content, pages_of, parse, site_exists
 
+from verified.pages.markdown import CJK as CJK_RANGES
+
 # What mkdocs-jupyter's template and Material's English partials say; none of it may reach a zh
 # page (matched case-insensitively, as whole text or attribute values containing it).
 ENGLISH_UI = (
@@ -186,7 +188,7 @@ def raw_values(doc: Node) -> list[str]:
 
 
 VALUE_HTML = re.compile(r'<a class="claim-value"[^>]*>(?P<shown>.*?)</a>', re.S)
-CJK_OR_FULL_WIDTH = re.compile("[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+CJK_OR_FULL_WIDTH = re.compile(f"[{CJK_RANGES}]")  # the rendering's own range
 
 
 def _visible(html: str, start: int, step: int, count: int) -> str:
