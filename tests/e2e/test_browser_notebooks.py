@@ -69,8 +69,11 @@ def check_notebook(raw: bytes, where: str, lang: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_download_links_give_valid_notebooks(lang, site_dir, base_url, new_page, artefacts):
-    """Every .ipynb link on the articles and notebook pages: fetched, it is a valid executed
-    notebook; clicked (first link of each article), the browser downloads it."""
+    """Every .ipynb link of the site on the articles and notebook pages is a download link
+    (``download`` attribute, same tab); fetched, each gives a valid executed notebook; clicked
+    (the first page that links it), the browser downloads it. The pages are read once their
+    HTML is parsed (``domcontentloaded``): the links are in it, and that each page loads
+    cleanly is test_browser_pages.py's check."""
     page, _ = new_page()
     downloads = artefacts / "downloads"
     downloads.mkdir(exist_ok=True)
@@ -80,24 +83,35 @@ def test_download_links_give_valid_notebooks(lang, site_dir, base_url, new_page,
     sources = [p for p in sources if p] + pages_of("notebook", lang)
     assert sources, f"no {lang} articles or notebook pages"
     for source in sources:
-        page.goto(base_url + source.path)
-        # the download links (not "Open in Colab" and the like, whose addresses end in .ipynb too)
-        anchors = page.locator("article a[download][href$='.ipynb']")
-        hrefs = anchors.evaluate_all("as => as.map(a => a.href)")
-        if not hrefs:
+        page.goto(base_url + source.path, wait_until="domcontentloaded")
+        # the site's own notebook links (not "Open in Colab" and the like, on other hosts,
+        # whose addresses end in .ipynb too): each must download, in the same tab
+        anchors = page.locator("article a[href$='.ipynb']")
+        found = anchors.evaluate_all(
+            """as => as.map((a, nth) => ({nth, href: a.href, own: a.origin === location.origin,
+                 download: a.hasAttribute('download'), target: a.getAttribute('target')}))
+               .filter(a => a.own)"""
+        )
+        if not found:
             problems.append(f"/{source.path}: no notebook download link")
             continue
-        for href in hrefs:
-            links.setdefault(href, source.path)
-        if source.kind == "article":
+        for link in found:
+            if not link["download"] or link["target"] not in (None, "_self"):
+                problems.append(f"/{source.path}: {link['href']} is not a download link: {link}")
+        for link in found:
+            href = link["href"]
+            if href in links or not link["download"]:
+                continue
+            links[href] = source.path
             with page.expect_download() as info:
-                anchors.first.click()
+                anchors.nth(link["nth"]).click()
             download = info.value
             target = downloads / f"{source.name}-{download.suggested_filename}"
             download.save_as(target)
             if not download.suggested_filename.endswith(".ipynb"):
                 problems.append(f"/{source.path}: download named {download.suggested_filename!r}")
             problems += check_notebook(target.read_bytes(), f"download from /{source.path}", lang)
+    assert len(links) >= 2, f"{lang}: {len(links)} notebooks linked: {sorted(links)}"
     for href, source in sorted(links.items()):
         response = page.request.get(href)
         where = f"{href.removeprefix(base_url)} (linked from /{source})"

@@ -1,9 +1,13 @@
 """Every page of the built site in a real browser: it loads cleanly from 127.0.0.1 alone (no
 request to another host, no failed request, no console error), its first-load weight stays in
-budget, articles are screenshotted, and the language switcher lands on the same page in the
-other language."""
+budget, and the language switcher lands on the same page in the other language. With
+AUTOGRAD_SCREENSHOTS=1, each article is also screenshotted whole into build/e2e/screenshots/ (for
+a person to look at: no test reads them, and a full-page screenshot costs the browser as much as
+loading the page again, so a run only makes them when asked)."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 from browserkit import PAGE_WEIGHTS, SEARCH_INDEX
@@ -41,6 +45,30 @@ PAGES = list(pages()) or [None]  # no site: one case that fails through the site
 IDS = [p.name if p else "no-site" for p in PAGES]
 
 
+def in_pairs(site_pages: list) -> list:
+    """The pages for the language switcher: each page followed by its counterpart, the two in
+    one group (pytest-xdist, --dist loadgroup), so that one worker runs them one after the
+    other. The first test's click lands on the counterpart, where the second test starts."""
+    by_path = {p.path: p for p in site_pages if p}
+    params, seen = [], set()
+    for page in site_pages:
+        if page is None:
+            params.append(pytest.param(None, id="no-site"))
+            continue
+        if page.path in seen:
+            continue
+        pair = [page] + [
+            by_path[page.counterpart(lang)]
+            for lang in LANGS
+            if lang != page.lang and page.counterpart(lang) in by_path
+        ]
+        group = pytest.mark.xdist_group(f"switcher-{page.key or 'home'}")
+        for member in pair:
+            seen.add(member.path)
+            params.append(pytest.param(member, id=member.name, marks=group))
+    return params
+
+
 SITEMAP_HINT = (
     "hint: 404s for <page>/sitemap.xml come from <link rel=alternate hreflang> tags in the page "
     "head (TOOLCHAIN trap 12); overrides/main.html drops them: mkdocs.yml needs "
@@ -69,7 +97,7 @@ def test_page_loads_clean_and_self_contained(
 
     weight = traffic.weight(site_dir)
     PAGE_WEIGHTS[site_page.name] = {"kind": site_page.kind, "path": "/" + site_page.path, **weight}
-    if site_page.kind == "article":
+    if site_page.kind == "article" and os.environ.get("AUTOGRAD_SCREENSHOTS") == "1":
         shots = artefacts / "screenshots"
         shots.mkdir(exist_ok=True)
         page.screenshot(path=shots / f"{site_page.name}.png", full_page=True)
@@ -95,13 +123,15 @@ def test_page_loads_clean_and_self_contained(
     )
 
 
-@pytest.mark.parametrize("site_page", PAGES, ids=IDS)
+@pytest.mark.parametrize("site_page", in_pairs(PAGES))
 def test_language_switcher_lands_on_same_page(site_page: Page, site_dir, base_url, shared_page):
     """Clicks the header's language menu, in the page the tests share (each navigates it).
+    A page that the previous test's click already opened is not loaded a second time.
     (The traffic of every page, the landing pages included, is checked by the test above.)"""
     page = shared_page
     for other in (lang for lang in LANGS if lang != site_page.lang):
-        page.goto(base_url + site_page.path, wait_until="domcontentloaded")
+        if page.url != base_url + site_page.path:
+            page.goto(base_url + site_page.path, wait_until="domcontentloaded")
         expected = base_url + site_page.counterpart(other)
         page.locator(".md-header .md-select button").click()  # opens the language menu
         link = page.locator(f'.md-header a.md-select__link[hreflang="{other}"]')

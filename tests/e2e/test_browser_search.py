@@ -25,9 +25,7 @@ import pytest
 from browserkit import TIMEOUT_MS, VIEWPORT
 from sitemodel import ARTEFACTS, LANGS, content, lang_prefix, page_at, parse
 
-# One worker runs this module's tests (pytest-xdist, --dist loadgroup): its module fixture
-# is started once.
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("search")]
+pytestmark = pytest.mark.e2e
 
 TOP = 3  # the right article, or the right error-index entry, must be among the first three
 ERRORS = "errors/"  # the error index, in each language below lang_prefix(lang)
@@ -606,8 +604,17 @@ def describe(results) -> str:
 # -- the tests --------------------------------------------------------------------------------
 
 
+def by_language(cases) -> list:
+    """Each case as a pytest.param in its language's group: under pytest-xdist (--dist
+    loadgroup) one worker runs all the queries of a language, in that language's one page (the
+    module fixture), and the two languages run on two workers side by side."""
+    return [
+        pytest.param(*case, marks=pytest.mark.xdist_group(f"search-{case[0]}")) for case in cases
+    ]
+
+
 @pytest.mark.parametrize(
-    ("lang", "query", "article"), ARTICLE_CASES.values(), ids=ARTICLE_CASES.keys()
+    ("lang", "query", "article"), by_language(ARTICLE_CASES.values()), ids=ARTICLE_CASES.keys()
 )
 def test_search_finds_the_article(lang, query, article, site_dir, search_page):
     results = run_query(search_page, lang, query)
@@ -621,7 +628,7 @@ def test_search_finds_the_article(lang, query, article, site_dir, search_page):
 
 
 @pytest.mark.parametrize(
-    ("lang", "query", "sub_page"), SUB_PAGE_CASES.values(), ids=SUB_PAGE_CASES.keys()
+    ("lang", "query", "sub_page"), by_language(SUB_PAGE_CASES.values()), ids=SUB_PAGE_CASES.keys()
 )
 def test_search_finds_the_sub_page(lang, query, sub_page, site_dir, search_page):
     expected = lang_prefix(lang) + sub_page
@@ -642,7 +649,7 @@ OP_CASES = op_name_cases()
 
 @pytest.mark.parametrize(
     ("lang", "query", "entry"),
-    [c[1:] for c in ENTRY_CASES + OP_CASES],
+    by_language(c[1:] for c in ENTRY_CASES + OP_CASES),
     ids=[c[0] for c in ENTRY_CASES + OP_CASES],
 )
 def test_a_pasted_message_finds_its_entry(lang, query, entry, site_dir, search_page):
