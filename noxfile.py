@@ -35,12 +35,6 @@ import nox
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from verified import stagetimes  # noqa: E402  (standard library only)
 
-# pip installs without compiling every module of the frameworks (`--no-compile`: torch, Paddle
-# and numpy in 13 s instead of 31 s here), and the sessions' Pythons write the bytecode of what
-# they import (the machine sets PYTHONDONTWRITEBYTECODE=1): the first import of torch and Paddle
-# compiles what they load (about 3 s, once per virtualenv), every later one reads it back.
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-
 nox.options.default_venv_backend = "venv"  # uv would not see the local CPU build of torch
 nox.options.reuse_venv = "yes"
 nox.options.sessions = ["tests"]
@@ -122,7 +116,7 @@ def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) ->
     if not fresh(session) and marker.is_file() and marker.read_text(encoding="utf-8") == wanted:
         session.log("the pinned requirements are installed already (--fresh reinstalls them)")
         return True
-    session.install("--no-compile", *requirements)
+    session.install(*requirements)
     marker.write_text(wanted, encoding="utf-8")
     return False
 
