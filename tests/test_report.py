@@ -684,3 +684,59 @@ def test_results_problems_for_foreign_and_unreadable_reports(snippets, tmp_path)
     )
     assert "results/torch-2.4.1.json: fixture.leaf[paddle-cpu] is not a torch CPU case" in problems
     assert "results/torch-2.4.1.json: fixture.leaf[paddle-gpu] is not a torch CPU case" in problems
+
+
+def test_a_record_carries_its_process_allocator_and_huge_page_mode(snippets):
+    case = cases_for(snippets)[("fixture.launch", "torch", "cpu")]
+    observed = {
+        **observed_for(case),
+        "allocator": {"MALLOC_MMAP_THRESHOLD_": "131072"},
+        "thp": {"enabled": "madvise"},
+    }
+    rec = record(case, status="passed", env=env_for("torch"), observed=observed)
+    assert rec["env"]["allocator"] == {"MALLOC_MMAP_THRESHOLD_": "131072"}
+    assert rec["env"]["thp"] == {"enabled": "madvise"}
+    assert rec["env"]["cpu"] == "Test CPU"  # the rest of the environment kept
+    plain = record(case, status="passed", env=env_for("torch"), observed=observed_for(case))
+    assert "allocator" not in plain["env"] and "thp" not in plain["env"]
+
+
+def test_write_with_a_context_keeps_old_records_of_its_engine_and_versions_only(snippets, tmp_path):
+    """The previous report's records are kept for the run context's engine and releases (or
+    the releases passed), never for another engine's or release's."""
+    context = context_for(engine_hash="engine-1")
+    path = tmp_path / "claims.json"
+    cases = [case for case in cases_for(snippets).values() if case.device == "cpu"]
+    records = [
+        record(
+            case,
+            status="passed",
+            env=environment({"framework": case.framework}, "cpu", context),
+            observed=observed_for(case),
+            context=context,
+        )
+        for case in cases
+    ]
+    write(records, path, snippets=snippets, context=context)
+    assert len(write([], path, snippets=snippets, context=context)["claims"]) == len(cases)
+    other_engine = context.replace(engine_hash="engine-2")
+    assert write([], path, snippets=snippets, context=other_engine)["claims"] == []
+
+    write(records, path, snippets=snippets, context=context)
+    kept = write([], path, snippets=snippets, context=context, versions={"paddle": "3.2.2"})
+    # paddle's records ran on the context's release, not 3.2.2; torch's release is the context's
+    assert {r["framework"] for r in kept["claims"]} == {"torch"}
+
+
+def test_the_report_file_is_one_space_indented_json_with_its_words_as_written(snippets, tmp_path):
+    path = tmp_path / "new" / "folder" / "claims.json"  # folders made as needed
+    report = write(run_all(snippets), path, snippets=snippets, versions=VERSIONS, name="本次构建")
+    text = path.read_text(encoding="utf-8")
+    assert text == json.dumps(report, indent=1, ensure_ascii=False) + "\n"
+    assert '\n "name": "本次构建",\n' in text
+
+
+def test_a_previous_report_without_claims_is_an_empty_one(snippets, tmp_path):
+    path = tmp_path / "claims.json"
+    path.write_text(json.dumps({"schema": SCHEMA}), encoding="utf-8")
+    assert write([], path, snippets=snippets, versions=VERSIONS)["claims"] == []
