@@ -740,3 +740,19 @@ def test_a_previous_report_without_claims_is_an_empty_one(snippets, tmp_path):
     path = tmp_path / "claims.json"
     path.write_text(json.dumps({"schema": SCHEMA}), encoding="utf-8")
     assert write([], path, snippets=snippets, versions=VERSIONS)["claims"] == []
+
+
+def test_a_record_of_a_framework_not_installed_answers_its_device_s_case(snippets):
+    """A GPU run records the framework it lacks as skipped, with no version: the case its
+    record answers is still merged for its own device (here Paddle's GPU tolerance)."""
+    from verified.report import _claims_by_id, case_for
+
+    claims = _claims_by_id(snippets)
+    rec = {"id": "fixture.chain", "framework": "paddle", "device": "gpu"}
+    case = case_for(claims, rec, None)
+    assert (case.framework, case.device, case.version, case.override) == (
+        "paddle", "gpu", None, None
+    )  # fmt: skip
+    assert case.spec["tol_bytes"] == 512
+    assert case_for(claims, {**rec, "device": "cpu"}, None).spec.get("tol_bytes") is None
+    assert case_for(claims, {**rec, "id": "fixture.gone"}, None) is None

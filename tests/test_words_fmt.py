@@ -135,6 +135,7 @@ def test_join_words_in_each_language():
 
 def test_words_same_ignores_key_order_and_keeps_types():
     assert words_same({"a": 1, "b": 2}, {"b": 2, "a": 1})
+    assert words_same({"b": 2, "a": 1}, {"a": 1, "b": 2})
     assert not words_same(True, 1)
     assert not words_same(1, 1.0)
 
