@@ -72,6 +72,7 @@ def follow(link) -> str:
 @pytest.mark.parametrize("key", article_keys())
 def test_a_value_leads_to_its_claim_and_back(lang, key, base_url, reader):
     page, verification = reader(lang)
+    page.bring_to_front()
     response = page.goto(base_url + lang_prefix(lang) + key)
     assert response is not None and response.status == 200, response
     value = first_visible_value(page)
@@ -85,6 +86,7 @@ def test_a_value_leads_to_its_claim_and_back(lang, key, base_url, reader):
     anchor = f"c-{claim.replace('.', '-')}-{framework}"
     target = follow(value)
     assert target == f"{base_url}{lang_prefix(lang)}verification/#{anchor}", target
+    verification.bring_to_front()  # browserkit.BEHIND: the page used is the one in front
     verification.goto(target)  # only the fragment changes: the row is scrolled to
     assert verification.url == target, verification.url
     row = verification.locator(f"tr:has(#{anchor})")
@@ -100,6 +102,7 @@ def test_a_value_leads_to_its_claim_and_back(lang, key, base_url, reader):
     section = unquote(back.get_attribute("href").split("#", 1)[1])  # Chinese anchors
     target = follow(back)
     assert unquote(target) == f"{base_url}{lang_prefix(lang)}{key}#{section}", target
+    page.bring_to_front()
     page.goto(target)  # the article is the page open in the other tab: the fragment changes
     assert unquote(page.url).endswith(f"{key}#{section}"), page.url
     heading = page.locator(f"[id='{section}']")

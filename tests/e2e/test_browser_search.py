@@ -555,6 +555,7 @@ def search_page(browser, base_url):
             page = context.new_page()
             page.goto(base_url + lang_prefix(lang))
             opened[lang] = page
+        opened[lang].bring_to_front()  # browserkit.BEHIND: the page used is the one in front
         return opened[lang]
 
     def discard(lang: str) -> None:

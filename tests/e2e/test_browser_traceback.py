@@ -73,6 +73,7 @@ def box_page(browser, base_url, site_dir):
             page.goto(base_url + lang_prefix(lang) + "errors/")
             page.wait_for_selector("[data-traceback-box][data-ready='true']")
             opened[lang] = page
+        opened[lang].bring_to_front()  # browserkit.BEHIND: the page used is the one in front
         return opened[lang]
 
     try:
