@@ -5,10 +5,12 @@ a valid, executed .ipynb. Nothing here is skipped: no notebook pages is a failur
 from __future__ import annotations
 
 import json
+import posixpath
+from urllib.parse import urlsplit
 
 import nbformat
 import pytest
-from sitemodel import CJK, LANGS, article_keys, lang_prefix, page_at, pages_of
+from sitemodel import CJK, LANGS, Page, content, lang_prefix, pages_of, parse
 
 pytestmark = pytest.mark.e2e
 
@@ -52,7 +54,12 @@ def check_notebook(raw: bytes, where: str, lang: str) -> list[str]:
     try:
         notebook = nbformat.reads(raw.decode("utf-8"), as_version=4)
         nbformat.validate(notebook)
-    except (UnicodeDecodeError, json.JSONDecodeError, nbformat.ValidationError) as exc:
+    except (
+        UnicodeDecodeError,
+        json.JSONDecodeError,
+        nbformat.reader.NotJSONError,
+        nbformat.ValidationError,
+    ) as exc:
         return [f"{where}: not a valid notebook: {type(exc).__name__}: {str(exc)[:200]}"]
     code = [c for c in notebook.cells if c.cell_type == "code"]
     problems = []
@@ -67,56 +74,55 @@ def check_notebook(raw: bytes, where: str, lang: str) -> list[str]:
     return problems
 
 
+def first_links(lang: str) -> dict[str, Page]:
+    """Each notebook of the site that the articles and notebook pages of ``lang`` link (its
+    address, relative to the site's root) -> the first of those pages that links it, read from
+    the built HTML."""
+    links: dict[str, Page] = {}
+    for source in pages_of("article", lang) + pages_of("notebook", lang):
+        for a in content(parse(source.file)).iter("a"):
+            href = a.attrs.get("href", "")
+            if href.endswith(".ipynb") and not urlsplit(href).netloc:
+                target = posixpath.normpath(posixpath.join("/" + source.path, href)).lstrip("/")
+                links.setdefault(target, source)
+    return links
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_download_links_give_valid_notebooks(lang, site_dir, base_url, new_page, artefacts):
-    """Every .ipynb link of the site on the articles and notebook pages is a download link
-    (``download`` attribute, same tab); fetched, each gives a valid executed notebook; clicked
-    (the first page that links it), the browser downloads it. The pages are read once their
-    HTML is parsed (``domcontentloaded``): the links are in it, and that each page loads
-    cleanly is test_browser_pages.py's check."""
+    """Every notebook that the articles and notebook pages link: clicked on the first page that
+    links it, the browser downloads it, and fetched, it is a valid executed notebook. That
+    every .ipynb link of those pages is a same-tab download (``download``, no ``target``), with
+    the page's scripts run, is checked on every page by test_browser_pages.py's page-load
+    test; this one opens only the pages it clicks on (``domcontentloaded``: the links are in
+    the HTML)."""
     page, _ = new_page()
     downloads = artefacts / "downloads"
     downloads.mkdir(exist_ok=True)
+    links = first_links(lang)
+    assert len(links) >= 2, f"{lang}: {len(links)} notebooks linked: {sorted(links)}"
     problems = []
-    links: dict[str, str] = {}  # absolute URL -> first page that links it
-    sources = [page_at(lang_prefix(lang) + key) for key in article_keys()]
-    sources = [p for p in sources if p] + pages_of("notebook", lang)
-    assert sources, f"no {lang} articles or notebook pages"
-    for source in sources:
+    for source in dict.fromkeys(links.values()):  # each page once, all its clicks
         page.goto(base_url + source.path, wait_until="domcontentloaded")
-        # the site's own notebook links (not "Open in Colab" and the like, on other hosts,
-        # whose addresses end in .ipynb too): each must download, in the same tab
-        anchors = page.locator("article a[href$='.ipynb']")
-        found = anchors.evaluate_all(
-            """as => as.map((a, nth) => ({nth, href: a.href, own: a.origin === location.origin,
-                 download: a.hasAttribute('download'), target: a.getAttribute('target')}))
-               .filter(a => a.own)"""
-        )
-        if not found:
-            problems.append(f"/{source.path}: no notebook download link")
-            continue
-        for link in found:
-            if not link["download"] or link["target"] not in (None, "_self"):
-                problems.append(f"/{source.path}: {link['href']} is not a download link: {link}")
-        for link in found:
-            href = link["href"]
-            if href in links or not link["download"]:
+        anchors = page.locator("article a[href$='.ipynb'][download]")
+        for path in (p for p, s in links.items() if s == source):
+            href = base_url + path
+            nth = anchors.evaluate_all(f"as => as.findIndex(a => a.href === {json.dumps(href)})")
+            if nth < 0:
+                problems.append(f"/{source.path}: no download link to {href} in the browser")
                 continue
-            links[href] = source.path
             with page.expect_download() as info:
-                anchors.nth(link["nth"]).click()
+                anchors.nth(nth).click()
             download = info.value
             target = downloads / f"{source.name}-{download.suggested_filename}"
             download.save_as(target)
             if not download.suggested_filename.endswith(".ipynb"):
                 problems.append(f"/{source.path}: download named {download.suggested_filename!r}")
             problems += check_notebook(target.read_bytes(), f"download from /{source.path}", lang)
-    assert len(links) >= 2, f"{lang}: {len(links)} notebooks linked: {sorted(links)}"
-    for href, source in sorted(links.items()):
-        response = page.request.get(href)
-        where = f"{href.removeprefix(base_url)} (linked from /{source})"
-        if response.status != 200:
-            problems.append(f"{where}: HTTP {response.status}")
-            continue
-        problems += check_notebook(response.body(), where, lang)
+            response = page.request.get(href)
+            where = f"{path} (linked from /{source.path})"
+            if response.status != 200:
+                problems.append(f"{where}: HTTP {response.status}")
+                continue
+            problems += check_notebook(response.body(), where, lang)
     assert not problems, "\n".join(problems)

@@ -41,6 +41,11 @@ BUDGET = {
 # one language's search index, fetched once by the first page of that language a reader opens
 INDEX_BUDGET = (600_000, 128 * 1024)
 
+# The site's own notebook links of a page (not "Open in Colab" and the like, on other hosts,
+# whose addresses end in .ipynb too): address, ``download`` attribute, ``target``.
+NOTEBOOK_LINKS_JS = """as => as.filter(a => a.origin === location.origin).map(a =>
+  ({href: a.href, download: a.hasAttribute('download'), target: a.getAttribute('target')}))"""
+
 PAGES = list(pages()) or [None]  # no site: one case that fails through the site_dir fixture
 IDS = [p.name if p else "no-site" for p in PAGES]
 
@@ -105,6 +110,13 @@ def test_page_loads_clean_and_self_contained(
     problems = format_problems(traffic.problems())
     if problems:
         pytest.fail(f"/{site_page.path}:\n{problems}", pytrace=False)
+    if site_page.kind in ("article", "notebook"):
+        # the page's notebook links as its scripts left them (test_browser_notebooks.py clicks
+        # one per notebook): each a same-tab download
+        links = page.locator("article a[href$='.ipynb']").evaluate_all(NOTEBOOK_LINKS_JS)
+        assert links, f"/{site_page.path}: no notebook download link"
+        wrong = [a for a in links if not a["download"] or a["target"] not in (None, "_self")]
+        assert not wrong, f"/{site_page.path}: notebook links that are not downloads: {wrong}"
     # the page's language's own index, and only that one (search_hooks.py splits them)
     own_index = ("/" if site_page.lang == LANGS[0] else f"/{site_page.lang}/") + SEARCH_INDEX
     indexes = [path for _, _, path in weight["indexes"]]
