@@ -1,6 +1,8 @@
 """Notebook pages and downloads in a real browser: each notebook page renders its cells with
-their outputs (not raw JSON), each article links its notebooks, and every download link gives
-a valid, executed .ipynb. Nothing here is skipped: no notebook pages is a failure."""
+their outputs (not raw JSON: rendered_notebook_problems, called by the page-load test of
+test_browser_pages.py, which loads every page once), each article links its notebooks, and
+every download link gives a valid, executed .ipynb. Nothing here is skipped: no notebook pages
+is a failure."""
 
 from __future__ import annotations
 
@@ -18,36 +20,34 @@ RAW_JSON_MARKERS = ('"cell_type":', '"nbformat":')
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_notebook_pages_render_with_outputs(lang, site_dir, base_url, new_page):
-    notebooks = pages_of("notebook", lang)
-    assert notebooks, (
+def test_there_are_notebook_pages(lang, site_dir):
+    """Each notebook page is rendered and checked (rendered_notebook_problems) in the page-load
+    test of test_browser_pages.py, which loads every page; a language without one fails here."""
+    assert pages_of("notebook", lang), (
         f"no notebook pages in the {lang} site (expected under /{lang_prefix(lang)}notebooks/)"
     )
-    page, _ = new_page()
+
+
+def rendered_notebook_problems(page, where: str, lang: str) -> list[str]:
+    """What is wrong with a loaded notebook page: it shows raw notebook JSON, no cells or no
+    code cells, no output or outputs that are not visible, or (zh) no Chinese."""
+    text = page.locator("article").inner_text()
+    if any(marker in text for marker in RAW_JSON_MARKERS):
+        return [f"{where}: shows raw notebook JSON (TOOLCHAIN trap 1)"]
     problems = []
-    for nb in notebooks:
-        response = page.goto(base_url + nb.path)
-        where = f"/{nb.path}"
-        if response is None or response.status != 200:
-            problems.append(f"{where}: {response and response.status}")
-            continue
-        text = page.locator("article").inner_text()
-        if any(marker in text for marker in RAW_JSON_MARKERS):
-            problems.append(f"{where}: shows raw notebook JSON (TOOLCHAIN trap 1)")
-            continue
-        cells = page.locator(".jupyter-wrapper .jp-Cell").count()
-        code = page.locator(".jupyter-wrapper .jp-CodeCell").count()
-        outputs = page.locator(".jupyter-wrapper .jp-OutputArea-output")
-        shown = [t for t in outputs.all_inner_texts() if t.strip()]
-        if not cells or not code:
-            problems.append(f"{where}: {cells} cells, {code} code cells rendered")
-        elif not shown:
-            problems.append(f"{where}: {code} code cells but no output rendered")
-        elif not outputs.first.is_visible():
-            problems.append(f"{where}: outputs are not visible")
-        if lang == "zh" and not CJK.search(text):
-            problems.append(f"{where}: no Chinese text on a zh notebook page")
-    assert not problems, "\n".join(problems)
+    cells = page.locator(".jupyter-wrapper .jp-Cell").count()
+    code = page.locator(".jupyter-wrapper .jp-CodeCell").count()
+    outputs = page.locator(".jupyter-wrapper .jp-OutputArea-output")
+    shown = [t for t in outputs.all_inner_texts() if t.strip()]
+    if not cells or not code:
+        problems.append(f"{where}: {cells} cells, {code} code cells rendered")
+    elif not shown:
+        problems.append(f"{where}: {code} code cells but no output rendered")
+    elif not outputs.first.is_visible():
+        problems.append(f"{where}: outputs are not visible")
+    if lang == "zh" and not CJK.search(text):
+        problems.append(f"{where}: no Chinese text on a zh notebook page")
+    return problems
 
 
 def check_notebook(raw: bytes, where: str, lang: str) -> list[str]:

@@ -12,6 +12,7 @@ import os
 import pytest
 from browserkit import PAGE_WEIGHTS, SEARCH_INDEX
 from sitemodel import LANGS, Page, pages
+from test_browser_notebooks import rendered_notebook_problems
 
 pytestmark = pytest.mark.e2e
 
@@ -117,6 +118,9 @@ def test_page_loads_clean_and_self_contained(
         assert links, f"/{site_page.path}: no notebook download link"
         wrong = [a for a in links if not a["download"] or a["target"] not in (None, "_self")]
         assert not wrong, f"/{site_page.path}: notebook links that are not downloads: {wrong}"
+    if site_page.kind == "notebook":  # its cells and outputs rendered, not raw JSON
+        problems = rendered_notebook_problems(page, f"/{site_page.path}", site_page.lang)
+        assert not problems, "\n".join(problems)
     # the page's language's own index, and only that one (search_hooks.py splits them)
     own_index = ("/" if site_page.lang == LANGS[0] else f"/{site_page.lang}/") + SEARCH_INDEX
     indexes = [path for _, _, path in weight["indexes"]]
