@@ -296,6 +296,10 @@ def test_the_order_of_the_items(scheduler, pytester, monkeypatch):
     marked alone, then the timing claims: the last two with nothing else running (the workers
     here take half a second to exit, and the lanes wait for them)."""
     monkeypatch.setenv("FAKE_WORKER_EXIT_DELAY", "0.5")
+    ended = stdin_bound()  # work started beside the run, ended before it
+    ended.stdin.close()
+    ended.wait()
+    monkeypatch.setenv("AUTOGRAD_ALONE_AFTER", str(ended.pid))
     make_snippets(pytester.path)
     pytester.makeconftest('pytest_plugins = ["verified.pytest_plugin"]')
     pytester.makepyfile(
@@ -326,3 +330,77 @@ def test_the_order_of_the_items(scheduler, pytester, monkeypatch):
     assert groups == ["plain", "claim", "alone", "timing"], ran
     assert any("test_timed PASSED" in line for line in result.outlines)  # the lanes had ended
     assert len(ran) == 2 + 14  # the two tests and every case of the fixture claims
+    said = f"work started beside this run (AUTOGRAD_ALONE_AFTER={ended.pid}): had ended when"
+    assert any(line.startswith(said) for line in result.outlines), result.outlines[-5:]
+
+
+# -- work started beside the run (AUTOGRAD_ALONE_AFTER) ---------------------------------------
+
+
+def stdin_bound():
+    """A process that runs until its standard input is closed."""
+    import subprocess
+    import sys
+
+    return subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
+    )
+
+
+def test_the_process_ids_beside_the_run_are_read_or_refused():
+    from verified.pytest_plugin import BESIDE, beside_pids
+
+    assert BESIDE == "AUTOGRAD_ALONE_AFTER"
+    assert beside_pids({}) == () and beside_pids({BESIDE: " "}) == ()
+    assert beside_pids({BESIDE: "12  345\n"}) == (12, 345)
+    with pytest.raises(pytest.UsageError, match=r"AUTOGRAD_ALONE_AFTER='12,3': expected process"):
+        beside_pids({BESIDE: "12,3"})
+    with pytest.raises(pytest.UsageError, match=r"AUTOGRAD_ALONE_AFTER='0': a process id is"):
+        beside_pids({BESIDE: "0"})
+    with pytest.raises(pytest.UsageError, match="a process id is"):
+        beside_pids({BESIDE: "5 -1"})
+
+
+def test_a_process_runs_until_it_ended_not_until_it_was_waited_for():
+    from verified.pytest_plugin import process_running
+
+    proc = stdin_bound()
+    assert process_running(proc.pid)
+    proc.stdin.close()
+    while Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+        time.sleep(0.01)  # ended, not yet waited for: a zombie
+    assert not process_running(proc.pid)
+    proc.wait()
+    assert not process_running(proc.pid)  # gone
+
+
+def test_the_tests_that_run_alone_wait_for_the_work_beside_the_run(scheduler, monkeypatch):
+    """The scheduler reads the process ids when it is made; its wait for the lanes lasts until
+    each has ended (here: until the test closes the process's input, which it does only once it
+    saw the wait still going), and only the first wait waits."""
+    import threading
+
+    from verified.pytest_plugin import BESIDE
+
+    beside, other = stdin_bound(), stdin_bound()
+    try:
+        monkeypatch.setenv(BESIDE, f"{beside.pid} {other.pid}")
+        lanes = scheduler([])
+        monkeypatch.setenv(BESIDE, "")  # read when it was made: a change now changes nothing
+        assert lanes.beside == (beside.pid, other.pid) and lanes.waited_beside is None
+        waiting = threading.Thread(target=lanes.wait_for_lanes)
+        waiting.start()
+        other.stdin.close()
+        other.wait()
+        waiting.join(0.5)
+        assert waiting.is_alive(), "the wait ended while a process beside the run still ran"
+        beside.stdin.close()
+        waiting.join(30)
+        assert not waiting.is_alive() and lanes.waited_beside >= 0.5
+        first = lanes.waited_beside
+        lanes.wait_for_lanes()
+        assert lanes.waited_beside == first
+    finally:
+        for proc in (beside, other):
+            proc.kill()
+            proc.wait()

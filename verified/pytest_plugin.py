@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -28,6 +29,11 @@ from verified.claims import FRAMEWORKS, Case, ClaimError, load_claims
 from verified.context import RunContext
 from verified.report import environment, record, reusable, write
 from verified.runner import WORKER_MODULE, Runner, judge
+
+# Process ids (space-separated) of work that was started beside this run, on the same machine
+# (CI installs the browser tests' virtualenv and runs the linter while the claim lanes run): the
+# tests marked ``alone`` and the timing cases wait until each of them has ended.
+BESIDE = "AUTOGRAD_ALONE_AFTER"
 
 SCHEDULER_KEY = pytest.StashKey["Scheduler"]()
 RECORDS_KEY = pytest.StashKey[list]()
@@ -101,6 +107,38 @@ def run_case(runner: Runner, case: Case, context: RunContext) -> dict:
     return record(case, status=status, env=env, observed=observed, reason=problem, context=context)
 
 
+def beside_pids(environ: dict[str, str]) -> tuple[int, ...]:
+    """The process ids that ``BESIDE`` names in ``environ`` (none if unset or empty)."""
+    value = environ.get(BESIDE, "")
+    try:
+        pids = tuple(int(word) for word in value.split())
+    except ValueError:
+        raise pytest.UsageError(
+            f"{BESIDE}={value!r}: expected process ids separated by spaces"
+        ) from None
+    if any(pid <= 0 for pid in pids):
+        raise pytest.UsageError(f"{BESIDE}={value!r}: a process id is a positive number")
+    return pids
+
+
+def process_running(pid: int) -> bool:
+    """Whether process ``pid`` exists and has not ended (a zombie, ended but not yet waited
+    for by its parent, has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def wait_for_processes(pids: tuple[int, ...], poll: float = 0.2) -> float:
+    """Until none of ``pids`` runs; the seconds it waited."""
+    started = time.perf_counter()
+    while any(process_running(pid) for pid in pids):
+        time.sleep(poll)
+    return time.perf_counter() - started
+
+
 class Scheduler:
     """Runs the selected cases. From the start of the session, three lanes run in the
     background: each framework's cheap cases in its long-lived worker, and the cases that need
@@ -119,6 +157,8 @@ class Scheduler:
         context: RunContext | None = None,
     ) -> None:
         self.context = context or RunContext.capture()
+        self.beside = beside_pids(os.environ)  # now, before a test could change the variable
+        self.waited_beside: float | None = None  # seconds the timing cases waited for them
         self.reused = reused or {}  # case name -> the unchanged record that stands for it
         cases = [case for case in cases if case.name not in self.reused]
         self.futures: dict[str, Future] = {
@@ -174,9 +214,12 @@ class Scheduler:
                 runner.close_workers()
 
     def wait_for_lanes(self) -> None:
-        """Until every lane has ended, its workers closed (the fresh lane's templates stay)."""
+        """Until every lane has ended, its workers closed (the fresh lane's templates stay),
+        and every process started beside this run (``BESIDE``) has ended."""
         for thread in self.threads:
             thread.join()
+        if self.waited_beside is None:
+            self.waited_beside = wait_for_processes(self.beside)
 
     def result(self, case: Case) -> dict:
         if case.name in self.reused:
@@ -279,6 +322,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         "path": target,
         "counts": counts,
         "reused": config.stash.get(REUSED_KEY, 0),
+        "beside": (scheduler.beside, scheduler.waited_beside),
     }
 
 
@@ -291,6 +335,17 @@ def pytest_terminal_summary(terminalreporter, config):
         except ValueError:
             shown = summary["path"]
         terminalreporter.write_line(f"claims report: {shown} ({counts})")
+        pids, waited = summary["beside"]
+        if pids:
+            if waited is None:
+                said = "not waited for: nothing ran alone"
+            elif waited < 0.05:
+                said = "had ended when the tests that run alone started"
+            else:
+                said = f"the tests that run alone waited {waited:.1f} s for it to end"
+            terminalreporter.write_line(
+                f"work started beside this run ({BESIDE}={' '.join(map(str, pids))}): {said}"
+            )
         if summary["reused"]:
             terminalreporter.write_line(
                 f"{summary['reused']} case(s) not run again: their result from this host, with "
