@@ -5,7 +5,8 @@ milliseconds: ``python -m tests.fakeworker <framework> <device>``.
 ``FAKE_WORKER_START`` = ``hang`` or ``die`` misbehaves at start; a request's ``id`` chooses
 what happens: ``hang`` never answers, ``die`` exits with code 3 after writing to stderr,
 anything else answers with what the worker saw; ``FAKE_WORKER_EXIT_DELAY`` (seconds) delays
-its exit at EOF. With ``--fork``, like the real worker, each request is answered by a child
+its exit at EOF; ``FAKE_WORKER_TIMING`` (a JSON object) is added to the answer of a timing
+case (with the cores the process may use, as ``cpus``). With ``--fork``, like the real worker, each request is answered by a child
 process forked for it (its ``cwd`` request key honoured).
 """
 
@@ -56,6 +57,9 @@ def answer(request: dict) -> None:
             if k.startswith("MALLOC_") or k == "GLIBC_TUNABLES"
         },
     }
+    if request.get("kind") == "timing":  # FAKE_WORKER_TIMING's figures (JSON), and its cores
+        reply.update(json.loads(os.environ.get("FAKE_WORKER_TIMING", "{}")))
+        reply["cpus"] = sorted(os.sched_getaffinity(0))
     print(json.dumps(reply), flush=True)
 
 

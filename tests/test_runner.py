@@ -4,6 +4,7 @@ timeout or a crash records, and that nothing is left running."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -404,3 +405,130 @@ def test_the_tests_that_run_alone_wait_for_the_work_beside_the_run(scheduler, mo
         for proc in (beside, other):
             proc.kill()
             proc.wait()
+
+
+# -- a timing case: every condition, re-measured when too noisy -------------------------------
+
+FIGURES = {
+    "ratio": 2.0, "control_ratio": 1.01, "noise": 1.01, "statistic": "min",
+    "ratio_min": 2.0, "ratio_median": 1.9, "control_ratio_min": 1.01,
+    "control_ratio_median": 1.02, "noise_min": 1.01, "noise_median": 1.02,
+    "min_baseline_s": 0.2, "min_candidate_s": 0.1, "min_control_s": 0.2,
+    "median_baseline_s": 0.21, "median_candidate_s": 0.11, "median_control_s": 0.21,
+    "thp": "madvise", "not a figure": 1,
+}  # fmt: skip
+
+
+def timing_case(cases, framework="torch", **spec):
+    case = next(c for (_, fw, dev), c in cases.items()
+                if fw == framework and dev == "cpu" and c.claim.kind == "timing")  # fmt: skip
+    return with_spec(case, **spec)
+
+
+def test_a_timing_case_is_measured_in_every_condition(cases):
+    """Each condition runs in a fresh process after its history, started from its shell (whose
+    allocator variables a timing case's own settings replace); the case's figures are
+    summarised per condition; the rest of what it observed is
+    the first condition's; the busy condition names the core it kept busy."""
+    from verified.runner import SHELLS, TIMING_CONDITIONS, TIMING_SUMMARY
+
+    figures = json.dumps(FIGURES)
+    runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_TIMING=figures))
+    try:
+        case = timing_case(cases)
+        observed = runner.observe(case)
+    finally:
+        runner.close()
+    conditions = observed.pop("conditions")
+    assert list(conditions) == list(TIMING_CONDITIONS)
+    assert list(TIMING_CONDITIONS) == [
+        "clean", "perturbed", *(f"shell {name}" for name in SHELLS), "busy core",
+        "pinned to one core",
+    ]  # fmt: skip
+    assert observed["request"]["id"] == case.claim.id and "history" not in observed["request"]
+    assert observed["allocator"] == {} and observed["ratio"] == 2.0  # the clean condition's
+    assert observed["duration_s"] >= sum(c.get("duration_s", 0) for c in conditions.values())
+    cores = sorted(os.sched_getaffinity(0))
+    for name, summary in conditions.items():
+        shell, history, busy = TIMING_CONDITIONS[name]
+        assert summary["attempts"] == 1 and summary["shell"] == shell, name
+        assert summary["history"] == history, name
+        # a timing case declares its allocator settings (none here): the shell's do not reach
+        assert summary["allocator"] == {}, name
+        assert summary["cpus"] == cores, name
+        expected = {k for k in TIMING_SUMMARY if k in FIGURES} | {
+            "allocator", "cpus", "attempts", "shell", "history",
+        }  # fmt: skip
+        if busy:
+            expected.add("busy_core")
+            assert summary["busy_core"] == (cores[-1] if len(cores) > 1 else None)
+        assert set(summary) == expected, name
+        assert all(summary[k] == FIGURES[k] for k in FIGURES if k in summary), name
+    assert "not a figure" not in conditions["clean"]
+
+
+def test_a_timing_case_that_its_process_cannot_run_is_summarised_with_its_failure(cases):
+    """A condition whose case raised keeps the exception in its summary."""
+    figures = json.dumps({"exception": {"type": "E", "message": "m", "traceback": "t"}})
+    runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_TIMING=figures))
+    try:
+        observed = runner.observe(timing_case(cases), conditions={"one": ({}, None, False)})
+        assert observed["conditions"]["one"]["exception"]["type"] == "E"
+        assert "harness_error" not in observed["conditions"]["one"]
+    finally:
+        runner.close()
+
+
+def test_a_noisy_control_is_measured_again_up_to_three_times(cases):
+    from verified.runner import NOISY_ATTEMPTS
+
+    assert NOISY_ATTEMPTS == 3
+    noisy = json.dumps({**FIGURES, "noise_median": 1.3})
+    one = {"clean": ({}, None, False)}
+    for spec, attempts in (({}, 3), ({"max_noise": 1.31}, 1), ({"verdict": "shown"}, 1)):
+        runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_TIMING=noisy))
+        try:
+            observed = runner.observe(timing_case(cases, **spec), conditions=one)
+        finally:
+            runner.close()
+        assert observed["conditions"]["clean"]["attempts"] == attempts, spec
+    quiet = json.dumps({**FIGURES, "noise_min": 1.2, "noise_median": 1.2})
+    runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_TIMING=quiet))
+    try:
+        observed = runner.observe(timing_case(cases), conditions=one)
+    finally:
+        runner.close()
+    assert observed["conditions"]["clean"]["attempts"] == 1  # at the limit: not too noisy
+
+
+def test_a_timing_case_shown_only_is_measured_once_as_declared(cases):
+    runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_TIMING=json.dumps(FIGURES)))
+    try:
+        observed = runner.observe(timing_case(cases, verdict="shown"))
+        history = runner.observe(timing_case(cases), history="perturbed")
+    finally:
+        runner.close()
+    assert list(observed["conditions"]) == ["clean"]
+    assert observed["conditions"]["clean"]["history"] is None
+    assert "conditions" not in history and history["request"]["history"] == "perturbed"
+
+
+def test_a_case_that_declares_its_allocator_runs_with_exactly_that(cases):
+    """A case's ``env`` replaces every inherited allocator variable, in a process forked from a
+    template of its own; a case without one inherits the run's, from the run's template."""
+    memory = next(c for (_, fw, dev), c in cases.items()
+                  if fw == "torch" and dev == "cpu" and c.claim.kind == "memory")  # fmt: skip
+    declared = with_spec(memory, env={"MALLOC_ARENA_MAX": "2"})
+    assert memory.allocator_env is None and memory.isolated
+    runner = Runner(module=FAKE, context=with_env(MALLOC_MMAP_THRESHOLD_="131072"))
+    try:
+        own = runner.observe(declared)
+        inherited = runner.observe(memory)
+        again = runner.observe(declared)
+    finally:
+        runner.close()
+    assert own["allocator"] == {"MALLOC_ARENA_MAX": "2"}
+    assert inherited["allocator"] == {"MALLOC_MMAP_THRESHOLD_": "131072"}
+    assert own["parent"] != inherited["parent"]  # two templates, one per environment
+    assert again["parent"] == own["parent"]  # the first one's, kept by its environment
+    assert len(runner.templates) == 0  # closed
