@@ -51,6 +51,7 @@ def answer(request: dict) -> None:
         "request": request,
         "output": "",
         "tensor_devices": {device: 1},
+        "environ": {k: os.environ.get(k) for k in ("OMP_WAIT_POLICY", "PYTHONUNBUFFERED")},
         "allocator": {
             k: v
             for k, v in sorted(os.environ.items())

@@ -532,3 +532,65 @@ def test_a_case_that_declares_its_allocator_runs_with_exactly_that(cases):
     assert own["parent"] != inherited["parent"]  # two templates, one per environment
     assert again["parent"] == own["parent"]  # the first one's, kept by its environment
     assert len(runner.templates) == 0  # closed
+
+
+def test_a_workers_environment():
+    """The engine first on PYTHONPATH, then the inherited one; OpenMP threads that sleep when
+    idle unless the caller chose; output unbuffered; the inherited allocator variables kept
+    unless the case declares its own."""
+    from verified.runner import worker_env
+
+    inherited = {"PYTHONPATH": "/elsewhere", "MALLOC_ARENA_MAX": "4", "GLIBC_TUNABLES": "x=1"}
+    env = worker_env(inherited, None)
+    assert env == {
+        **inherited, "PYTHONPATH": f"{ROOT}{os.pathsep}/elsewhere",
+        "OMP_WAIT_POLICY": "PASSIVE", "PYTHONUNBUFFERED": "1",
+    }  # fmt: skip
+    assert worker_env({}, None)["PYTHONPATH"] == str(ROOT)
+    chosen = worker_env({"OMP_WAIT_POLICY": "ACTIVE", "PYTHONUNBUFFERED": "0"}, None)
+    assert chosen["OMP_WAIT_POLICY"] == "ACTIVE" and chosen["PYTHONUNBUFFERED"] == "1"
+    declared = worker_env(inherited, {"MALLOC_TOP_PAD_": "0"})
+    assert "MALLOC_ARENA_MAX" not in declared and "GLIBC_TUNABLES" not in declared
+    assert declared["MALLOC_TOP_PAD_"] == "0" and declared["PYTHONPATH"].startswith(str(ROOT))
+
+
+def test_a_worker_started_without_an_environment_gets_this_processs_as_a_worker_would():
+    import inspect
+
+    assert inspect.signature(Worker).parameters["start_timeout"].default == 180
+    worker = Worker("torch", "cpu", module=FAKE)
+    try:
+        answer = worker.request({"id": "x"}, timeout=10)
+        name = Path(worker.log.name).name
+    finally:
+        worker.close()
+    assert answer["environ"] == {"OMP_WAIT_POLICY": "PASSIVE", "PYTHONUNBUFFERED": "1"}
+    assert name.startswith("worker-torch-cpu-") and name.endswith(".log")
+
+
+def test_a_timing_case_takes_the_time_of_all_its_conditions_and_each_its_history(
+    cases, monkeypatch
+):
+    """The whole measurement's duration replaces the first condition's; each condition's
+    process runs the condition's history first."""
+    from types import SimpleNamespace
+
+    from verified import runner as runner_module
+
+    ticks = iter(range(1000))
+    monkeypatch.setattr(
+        runner_module, "time", SimpleNamespace(perf_counter=lambda: next(ticks) * 0.0012345)
+    )
+    runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_TIMING=json.dumps(FIGURES)))
+    try:
+        one = runner.observe(timing_case(cases), history="perturbed")
+        two = runner.observe(
+            timing_case(cases),
+            conditions={"a": ({}, "perturbed", False), "b": ({}, None, False)},
+        )
+    finally:
+        runner.close()
+    assert one["duration_s"] == 0.001  # one request: two reads of the clock, rounded to 1 ms
+    assert one["request"]["history"] == "perturbed"
+    assert two["request"]["history"] == "perturbed"  # the first condition's process
+    assert two["duration_s"] == round(5 * 0.0012345, 3)  # from before the first to after the last
