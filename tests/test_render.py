@@ -1140,7 +1140,11 @@ def test_stale_reasons_in_the_page_language():
     assert stale_text("ran on torch 2.2.2, expected 2.13.0", "zh") == (
         "运行于 torch 2.2.2，应为 2.13.0"
     )
+    assert (
+        stale_text("the engine code changed since it ran", "zh") == "那次运行之后，引擎代码有改动"
+    )
     assert stale_text("something new", "zh") == "something new"
+    assert stale_text(reason, "de") == reason  # a language without a table: the report's words
 
 
 def test_a_single_english_word_the_table_words(site):

@@ -12,7 +12,6 @@ from verified.pages.words import (
     WordingError,
     join_words,
     parse_filter_args,
-    stale_text,
     word_value,
     words_same,
 )
@@ -138,17 +137,6 @@ def test_words_same_ignores_key_order_and_keeps_types():
     assert words_same({"b": 2, "a": 1}, {"a": 1, "b": 2})
     assert not words_same(True, 1)
     assert not words_same(1, 1.0)
-
-
-def test_stale_text_translates_the_report_reasons():
-    reason = "the engine code changed since it ran"
-    assert stale_text(reason, "en") == reason
-    assert stale_text(reason, "zh") == "那次运行之后，引擎代码有改动"
-    assert stale_text("ran on torch 2.7.1, expected 2.13.0", "zh") == (
-        "运行于 torch 2.7.1，应为 2.13.0"
-    )
-    # a language without its own table keeps the report's English words
-    assert stale_text(reason, "de") == reason
 
 
 def test_parse_filter_args_reads_values_pairs_and_fields():
