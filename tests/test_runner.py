@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -13,6 +15,7 @@ import pytest
 from claimkit import VERSIONS, context_for, make_snippets
 
 from verified.claims import ROOT, all_cases
+from verified.pytest_plugin import process_running
 from verified.runner import Runner, Worker, WorkerDied, worker_env
 
 FAKE = "tests.fakeworker"
@@ -35,20 +38,13 @@ def runner():
     runner.close()
 
 
-def running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-
-
 def alive(pid: int, settle: float = 3.0) -> bool:
     """Whether ``pid`` still runs once it had ``settle`` seconds to exit (a child that
     answered is allowed to finish exiting)."""
     deadline = time.monotonic() + settle
-    while running(pid) and time.monotonic() < deadline:
+    while process_running(pid) and time.monotonic() < deadline:
         time.sleep(0.02)
-    return running(pid)
+    return process_running(pid)
 
 
 def with_spec(case, **changes):
@@ -340,9 +336,6 @@ def test_the_order_of_the_items(scheduler, pytester, monkeypatch):
 
 def stdin_bound():
     """A process that runs until its standard input is closed."""
-    import subprocess
-    import sys
-
     return subprocess.Popen(
         [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
     )
@@ -363,8 +356,6 @@ def test_the_process_ids_beside_the_run_are_read_or_refused():
 
 
 def test_a_process_runs_until_it_ended_not_until_it_was_waited_for():
-    from verified.pytest_plugin import process_running
-
     proc = stdin_bound()
     assert process_running(proc.pid)
     proc.stdin.close()
@@ -467,7 +458,7 @@ def test_a_timing_case_is_measured_in_every_condition(cases):
     assert "not a figure" not in conditions["clean"]
 
 
-def test_a_timing_case_that_its_process_cannot_run_is_summarised_with_its_failure(cases):
+def test_a_timing_condition_whose_snippet_raised_keeps_the_exception(cases):
     """A condition whose case raised keeps the exception in its summary."""
     figures = json.dumps({"exception": {"type": "E", "message": "m", "traceback": "t"}})
     runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_TIMING=figures))
@@ -538,8 +529,6 @@ def test_a_workers_environment():
     """The engine first on PYTHONPATH, then the inherited one; OpenMP threads that sleep when
     idle unless the caller chose; output unbuffered; the inherited allocator variables kept
     unless the case declares its own."""
-    from verified.runner import worker_env
-
     inherited = {"PYTHONPATH": "/elsewhere", "MALLOC_ARENA_MAX": "4", "GLIBC_TUNABLES": "x=1"}
     env = worker_env(inherited, None)
     assert env == {
