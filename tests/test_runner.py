@@ -557,19 +557,50 @@ def test_a_worker_started_without_an_environment_gets_this_processs_as_a_worker_
     assert name.startswith("worker-torch-cpu-") and name.endswith(".log")
 
 
+def ticking_clock(tick: float):
+    """A stand-in for the ``time`` module whose perf_counter advances by ``tick`` at each read,
+    for the calling thread only. The claims' lanes run on other threads of this process while
+    the engine's tests run (see verified.pytest_plugin.Scheduler) and read the same module's
+    clock: they get the real one, so their reads neither advance this clock (the test's
+    durations stay exact: CI failed once with 0.004 for 0.001) nor take a fake time (their
+    records' durations stay real)."""
+    import threading
+    import time as real
+    from types import SimpleNamespace
+
+    owner = threading.get_ident()
+    ticks = iter(range(1_000_000))
+
+    def perf_counter() -> float:
+        if threading.get_ident() != owner:
+            return real.perf_counter()
+        return next(ticks) * tick
+
+    names = {name: getattr(real, name) for name in dir(real) if not name.startswith("_")}
+    return SimpleNamespace(**{**names, "perf_counter": perf_counter})
+
+
+def test_the_ticking_clock_ticks_for_its_own_thread_only():
+    import threading
+
+    clock = ticking_clock(0.5)
+    other: list[float] = []
+    reader = threading.Thread(target=lambda: other.extend(clock.perf_counter() for _ in range(3)))
+    reader.start()
+    reader.join()
+    assert [clock.perf_counter(), clock.perf_counter()] == [0.0, 0.5]  # the other reads took none
+    assert other == sorted(other) and other[-1] - other[0] < 1  # the real clock there
+    assert clock.sleep is __import__("time").sleep  # the rest of the module as it is
+
+
 def test_a_timing_case_takes_the_time_of_all_its_conditions_and_each_its_history(
     cases, monkeypatch
 ):
     """The whole measurement's duration replaces the first condition's; each condition's
     process runs the condition's history first."""
-    from types import SimpleNamespace
-
     from verified import runner as runner_module
 
-    ticks = iter(range(1000))
-    monkeypatch.setattr(
-        runner_module, "time", SimpleNamespace(perf_counter=lambda: next(ticks) * 0.0012345)
-    )
+    monkeypatch.setattr(runner_module, "time", ticking_clock(0.0012345))
     runner = Runner(module=FAKE, context=with_env(FAKE_WORKER_TIMING=json.dumps(FIGURES)))
     try:
         one = runner.observe(timing_case(cases), history="perturbed")
@@ -583,3 +614,53 @@ def test_a_timing_case_takes_the_time_of_all_its_conditions_and_each_its_history
     assert one["request"]["history"] == "perturbed"
     assert two["request"]["history"] == "perturbed"  # the first condition's process
     assert two["duration_s"] == round(5 * 0.0012345, 3)  # from before the first to after the last
+
+
+# -- the plugin's settings -----------------------------------------------------------------------
+
+
+class FakeConfig:
+    """What reuse_enabled and report_path read of a pytest config."""
+
+    def __init__(self, rootpath: Path, fresh: bool | None = False) -> None:
+        self.rootpath = rootpath
+        self.fresh = fresh  # None: the option is not registered (the plugin loaded late)
+
+    def getoption(self, name: str, default=None):
+        assert name == "fresh", name
+        return default if self.fresh is None else self.fresh
+
+
+@pytest.mark.parametrize(
+    ("fresh", "environ", "reused"),
+    [
+        (False, {}, True),
+        (None, {}, True),  # no --fresh option at all: reuse
+        (True, {}, False),
+        (False, {"AUTOGRAD_FRESH": "1"}, False),
+        (False, {"AUTOGRAD_FRESH": "0"}, True),
+        (False, {"CI": "true"}, False),
+        (False, {"CI": ""}, True),  # an empty CI variable is not CI
+    ],
+)
+def test_unchanged_results_are_reused_only_outside_ci_and_without_fresh(
+    fresh, environ, reused, monkeypatch, tmp_path
+):
+    from verified.pytest_plugin import reuse_enabled
+
+    for name in ("AUTOGRAD_FRESH", "CI"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    assert reuse_enabled(FakeConfig(tmp_path, fresh)) is reused
+
+
+def test_the_report_goes_to_build_or_where_autograd_report_says(monkeypatch, tmp_path):
+    from verified.pytest_plugin import report_path
+
+    monkeypatch.delenv("AUTOGRAD_REPORT", raising=False)
+    assert report_path(FakeConfig(tmp_path)) == tmp_path / "build" / "claims.json"
+    monkeypatch.setenv("AUTOGRAD_REPORT", str(tmp_path / "elsewhere.json"))
+    assert report_path(FakeConfig(tmp_path)) == tmp_path / "elsewhere.json"
+    monkeypatch.setenv("AUTOGRAD_REPORT", "")  # empty: the default
+    assert report_path(FakeConfig(tmp_path)) == tmp_path / "build" / "claims.json"
