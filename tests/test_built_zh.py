@@ -224,6 +224,15 @@ def spaced_values(html: str) -> list[str]:
 # -- over the built site ------------------------------------------------------------------------
 
 
+NESTED = re.compile(r"（[^（）\n]*（[^（）\n]*）[^（）\n]*）")
+
+
+def nested_brackets(text: str) -> list[str]:
+    """Full-width brackets inside full-width brackets in a page's visible text (Chinese
+    typesetting rewrites the inner ones into the sentence, or uses a comma)."""
+    return [m[0][:120] for m in NESTED.finditer(text)]
+
+
 def zh_pages():
     return pages_of(lang="zh") or [None]
 
@@ -268,6 +277,25 @@ def test_no_space_between_a_value_and_chinese_text(site):
     problems = [f"{p.path}: {x}" for p in pages_of(lang="zh")
                 for x in spaced_values(p.file.read_text(encoding="utf-8"))]  # fmt: skip
     assert not problems, "\n".join(problems[:20]) + f"\n({len(problems)} in all)"
+
+
+@pytest.mark.site
+def test_no_brackets_within_brackets(site):
+    """In the prose of the zh articles and pages (the notebooks quote program output, and the
+    verification page shows observed values verbatim)."""
+    problems = []
+    for page in pages_of(lang="zh"):
+        if page.kind == "notebook" or page.key == "verification/":
+            continue
+        text = re.sub(r"<[^>]+>", "", page.file.read_text(encoding="utf-8"))
+        problems += [f"{page.path}: {x}" for x in nested_brackets(text)]
+    assert not problems, "\n".join(problems)
+
+
+def test_nested_bracket_check_fails():
+    assert nested_brackets("见下文（4 MiB（每个张量））。")
+    assert nested_brackets("（对不需要梯度的张量（如输入数据）调用）")
+    assert nested_brackets("（一）和（二）") == [] and nested_brackets("f(x（y）)") == []
 
 
 # -- each check fails on a page made to break it -----------------------------------------------

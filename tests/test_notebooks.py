@@ -28,7 +28,7 @@ from verified.claims import FRAMEWORKS, ROOT, SNIPPETS, all_cases
 from verified.notebook_hooks import has_raw_notebook_json
 from verified.notebooks import comments
 from verified.notebooks.execute import execute_many
-from verified.notebooks.text import install_code, setup_code
+from verified.notebooks.text import GPU_SKIPPED, install_code, setup_code
 
 pytestmark = pytest.mark.site
 
@@ -167,7 +167,7 @@ def test_code_cells_are_the_code_the_claims_ran(article, lang, fw):
                 comments.SOURCE_LANG,
                 gpu_only="def gpu_only" in source,
                 file_name=shim[1] if shim else None,
-            )
+            ).replace(GPU_SKIPPED[comments.SOURCE_LANG], GPU_SKIPPED[lang])  # its words only
             if comments.code_tokens(source) != comments.code_tokens(english):
                 problems.append(f"cell {index} (setup): code differs from the English setup")
             continue
@@ -179,6 +179,17 @@ def test_code_cells_are_the_code_the_claims_ran(article, lang, fw):
                 if len(item.text) > 12 and item.text in source:
                     problems.append(f"cell {index} ({meta['snippet']}): {item.text!r} in English")
     assert not problems, f"{lang}/{article}-{fw}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_gpu_only_cell_says_it_was_skipped_in_the_notebooks_language(lang):
+    """On the CPU a %%gpu_only cell prints why it did not run, in the notebook's language."""
+    code = setup_code("torch", lang, gpu_only=True, file_name=None)
+    assert f'print("{GPU_SKIPPED[lang]}")' in code
+    others = [text for other, text in GPU_SKIPPED.items() if other != lang]
+    assert others and not any(text in code for text in others)
+    if lang == "zh":
+        assert re.search(r"[\u4e00-\u9fff]", GPU_SKIPPED[lang])
 
 
 # -- execution --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from claimkit import PAGE_EN, VERSIONS, env_for, make_docs, make_snippets, obser
 from verified.claims import all_cases
 from verified.pages.fields import exception_text, field_value, output_text, releases_text
 from verified.pages.fmt import code, escape, fmt_bytes, fmt_ratio, fmt_seconds, fmt_value
-from verified.pages.markdown import statement_sections
+from verified.pages.markdown import anchors_of, article_pages, statement_sections
 from verified.pages.page import Page, render, verified_line
 from verified.pages.tables import release_matrix, silent_table, verification_page
 from verified.report import ReportError, Reports, record, write
@@ -416,6 +416,37 @@ def test_releases_text(site):
     assert page == "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 says Var"
 
 
+def test_a_reworded_note_shows_without_a_rerun(site):
+    """A version override's note is prose outside the record's hash: reworded in claims.toml,
+    the record of the release stays fresh, and the sentence and the release matrix say the
+    new words, not the copy the record took when it ran (the DDP note of issue 27 kept saying
+    "PyTorch 2.6 to 2.11" from two release reports after its claims.toml was corrected)."""
+    add_old_paddle(site)
+    root, snippets, _ = site
+    claims = snippets / "fixture" / "claims.toml"
+    text = claims.read_text(encoding="utf-8")
+    assert text.count("Paddle 2 says Var.") == 1 and text.count("飞桨 2 的报错写作 Var。") == 1
+    claims.write_text(
+        text.replace("Paddle 2 says Var.", "Paddle 2.6 names a Var.").replace(
+            "飞桨 2 的报错写作 Var。", "飞桨 2.6 的报错写的是 Var。"
+        ),
+        encoding="utf-8",
+    )
+    reports = reports_of(site)
+    old = reports.entries_for("fixture.leaf", "paddle", "cpu")[-1]
+    assert old.rec["override"]["note"]["en"] == "Paddle 2 says Var." and old.stale is None
+    assert old.override["note"]["en"] == "Paddle 2.6 names a Var."
+    assert releases_text(reports, "fixture.leaf", "paddle", "en", "x") == (
+        "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2.6 names a Var"
+    )
+    assert releases_text(reports, "fixture.leaf", "paddle", "zh", "x") == (
+        "飞桨 3.3.1；在 2.6.2 上不同：飞桨 2.6 的报错写的是 Var"
+    )
+    matrix = "\n".join(release_matrix(reports, "en"))
+    assert "| [`fixture.leaf`](#c-fixture-leaf) | ≠<sup>1</sup> | ✓ |" in matrix
+    assert "1. Paddle 2.6 names a Var." in matrix and "says Var" not in matrix
+
+
 def test_releases_in_version_order_beside_a_live_record_of_another_release(site):
     """The live Paddle record ran on another release than the installed one (stale): the
     fresh releases of the environment reports are still counted, in version order (2.9.0
@@ -796,7 +827,7 @@ def test_status_of_a_case_in_words(site):
     )
     zh = Page(reports, "zh", "p").render("{{ fixture.chain | paddle@gpu | status }}")
     assert zh == (
-        "已声明，但本次构建没有运行（paddle 3.3.1 是 CPU 版本，paddle.device.is&#95;compiled&#95;with&#95;cuda() 为 False）"
+        "已声明，但本次构建没有运行，因为 paddle 3.3.1 是 CPU 版本，paddle.device.is&#95;compiled&#95;with&#95;cuda() 为 False"
     )
     # no brackets within brackets: the environment names the CPU in brackets of its own
     assert Page(reports, "zh", "p").render("{{ fixture.chain | torch | status }}") == (
@@ -958,6 +989,41 @@ def test_english_phrases_inside_lists_and_dicts(site):
         plain.render("{{ fixture.launch | torch | value.ended }}")
 
 
+def test_the_zh_verification_page_words_observed_values_it_can(site):
+    """The report's cell shows an observed value in the page's words when the article's
+    values table words every English phrase in it, and as observed when one is missing; the
+    English page always shows it as observed. Booleans stay as observed: a cell of data, not a
+    sentence."""
+    root, snippets, docs = site
+
+    def nested(case, observed):
+        if case.claim.id == "fixture.launch":
+            observed["value"] = {
+                "first": "killed by SIGSEGV",
+                "second": "exit code 0",
+                "ok": [True],
+            }
+
+    write(live_records(snippets, nested), root / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    raw = (
+        "<code>&#123;first: killed by SIGSEGV, second: exit code 0, ok: &#91;True&#93;&#125;</code>"
+    )
+    table = snippets / "fixture" / "values.zh.toml"
+    table.write_text(
+        '"killed by SIGSEGV" = "被 SIGSEGV 终止"\n"exit code 0" = "退出码 0"\n', "utf-8"
+    )
+    zh = verification_page(reports_of(site), "zh", docs)
+    assert (
+        "<code>&#123;first: 被 SIGSEGV 终止, second: 退出码 0, ok: &#91;True&#93;&#125;</code>"
+        in zh
+    )
+    assert "killed by SIGSEGV" not in zh
+    assert raw in verification_page(reports_of(site), "en", docs)
+    table.write_text('"killed by SIGSEGV" = "被 SIGSEGV 终止"\n', "utf-8")  # one phrase unworded
+    assert raw in verification_page(reports_of(site), "zh", docs)
+
+
 def test_engine_reasons_in_the_page_language():
     from verified.pages.words import unrunnable_text
 
@@ -1050,6 +1116,33 @@ def test_statement_sections_of_sub_pages_and_their_title(tmp_path):
         "x.a": [("topic/sub.md", "The sub page", "the-sub-page")],
         "x.b": [("topic/sub.md", "Evidence", "evidence")],
     }
+
+
+def test_a_line_before_the_first_heading_belongs_to_no_section(tmp_path):
+    """A placeholder above the page's title has no heading and no anchor, and a page's anchors
+    are its headings' only."""
+    page = tmp_path / "en" / "p.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("{{ x.a | torch | value }}\n\n# Title\n\n{{ x.b | torch | value }}\n", "utf-8")
+    assert statement_sections(tmp_path, "en") == {
+        "x.a": [("p.md", "", "")],
+        "x.b": [("p.md", "Title", "title")],
+    }
+    assert anchors_of(page) == ["title"]
+
+
+def test_a_sections_pages_start_with_its_overview(tmp_path):
+    """``article_pages``: a section's overview first, then its sub-pages in name order (the
+    overview sorts after ``a.md`` by name); an article of one page is that page."""
+    folder = tmp_path / "en" / "topic"
+    folder.mkdir(parents=True)
+    for name in ("z.md", "index.md", "a.md", "b-index.md"):
+        (folder / name).write_text("# T\n", encoding="utf-8")
+    assert article_pages(tmp_path, "topic") == [
+        "topic/index.md", "topic/a.md", "topic/b-index.md", "topic/z.md",
+    ]  # fmt: skip
+    (tmp_path / "en" / "single.md").write_text("# S\n", encoding="utf-8")
+    assert article_pages(tmp_path, "single") == ["single.md"]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -252,6 +252,13 @@ class Entry:
     rec: dict
     report: Report
     stale: str | None  # why it is stale, or None
+    # The version override the claims declare now for the release the record ran on (range and
+    # note), or None: pages read a note from here, not from the record's copy. A note is prose
+    # outside the record's hash, so rewording it leaves the record fresh; the pages show the
+    # wording of today's claims.toml without a rerun of the release. Whether an override
+    # applies is in the hash (an override always changes an expectation or makes the case
+    # unrunnable), so a fresh record has one exactly when the declaration has one.
+    override: dict | None = None
 
     @property
     def status(self) -> str:
@@ -313,8 +320,9 @@ class Report:
         if known is not None and known.rec is rec:
             return known
         version = self.expected_version(rec)
-        why = staleness(rec, case_for(self.claims, rec, version), version)
-        entry = Entry(rec, self, why)
+        case = case_for(self.claims, rec, version)
+        why = staleness(rec, case, version)
+        entry = Entry(rec, self, why, _shown_override(case.override) if case else None)
         if self._entries is not None:
             self._entries[key_of(rec)] = entry
         return entry

@@ -14,7 +14,9 @@ REPOSITORY = ROOT / "notebooks"  # the copies committed without outputs
 BUILD = ROOT / "build"
 CACHE = BUILD / "notebooks" / "cache"
 RECORD = BUILD / "notebooks.json"
-FORMAT = "2"  # bump when the generated cells or their cleaned outputs change, to invalidate the cache
+FORMAT = (
+    "2"  # bump when the generated cells or their cleaned outputs change, to invalidate the cache
+)
 DEFAULT_CELL_TIMEOUT = 120
 SIGNATURE = "autograd_verified"  # notebook and cell metadata key
 

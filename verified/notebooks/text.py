@@ -108,6 +108,12 @@ paddle.seed(0)  # fixed seed: the same numbers on every run
 print(f"paddle {paddle.__version__}, default device: {device}")""",
 }
 
+# What a %%gpu_only cell prints on the CPU, in the notebook's language (execute.py knows a
+# skipped cell by it).
+GPU_SKIPPED = {
+    "en": "Skipped: this cell needs a GPU, and this notebook runs on the CPU.",
+    "zh": "已跳过：这个单元格需要 GPU，而这个笔记本运行在 CPU 上。",
+}
 GPU_ONLY_MAGIC = '''
 
 from IPython.core.magic import register_cell_magic
@@ -117,7 +123,7 @@ from IPython.core.magic import register_cell_magic
 def gpu_only(line, cell):
     """Cells marked %%gpu_only need a GPU: on the CPU they are skipped with a message."""
     if device != "gpu":
-        print("Skipped: this cell needs a GPU, and this notebook runs on the CPU.")
+        print("{skipped}")
         return
     exec(compile(cell, "<gpu_only cell>", "exec"), get_ipython().user_ns)'''
 
@@ -149,7 +155,7 @@ def setup_code(framework: str, lang: str, *, gpu_only: bool, file_name: str | No
 
     code = SETUP[framework]
     if gpu_only:
-        code += GPU_ONLY_MAGIC
+        code += GPU_ONLY_MAGIC.replace("{skipped}", GPU_SKIPPED[lang])
     if file_name is not None:
         code += FILE_SHIM.format(name=file_name)
     if lang == SOURCE_LANG:

@@ -22,7 +22,7 @@ from verified.pages.fmt import (
     span,
 )
 from verified.pages.standing import Standing, of_case
-from verified.pages.words import NAMES, TEXT, skip_text, stale_text
+from verified.pages.words import BOOLEANS, NAMES, TEXT, skip_text, stale_text
 from verified.report import Entry, ReportError, Reports
 from verified.versions import release, sort_key
 
@@ -154,6 +154,36 @@ def value_words(folder: Path, lang: str) -> dict[str, str]:
     return table
 
 
+class Unworded(ReportError):
+    """An English phrase of an observed value that the language's values table does not word."""
+
+    def __init__(self, phrase: str) -> None:
+        super().__init__(phrase)
+        self.phrase = phrase
+
+
+def word_observed(raw, table: dict[str, str], lang: str, booleans: bool = True):
+    """An observed value with every English phrase in it (an outcome such as "wrong gradient,
+    no error", alone or inside a list or a dict) in ``lang``'s words from ``table`` (a
+    ``values.<lang>.toml``), booleans as the language writes them. Numbers, code and names
+    stay as they are; so do dict keys, which name cases, unless the table words them, and
+    booleans where ``booleans`` is false (a data cell). Raises Unworded for the first phrase
+    the table lacks."""
+    if isinstance(raw, list):
+        return [word_observed(item, table, lang, booleans) for item in raw]
+    if isinstance(raw, dict):
+        return {table.get(k, k): word_observed(v, table, lang, booleans) for k, v in raw.items()}
+    if isinstance(raw, bool) and booleans:
+        return BOOLEANS.get(lang, {}).get(raw, raw)
+    if not isinstance(raw, str):
+        return raw
+    if raw in table:  # a phrase, or a single word the table words ("error")
+        return table[raw]
+    if ENGLISH_PHRASE.search(raw):
+        raise Unworded(raw)
+    return raw
+
+
 def _keys(value) -> list:
     return sorted(value) if isinstance(value, dict) else []
 
@@ -253,13 +283,13 @@ def releases_text(reports: Reports, claim_id: str, framework: str, lang: str, la
     (:func:`releases_standing`)."""
     t = TEXT[lang]
     results = release_results(reports, claim_id, framework)
-    holds = [v for v, e in results.items() if e.status == "passed" and not e.rec.get("override")]
+    holds = [v for v, e in results.items() if e.status == "passed" and not e.override]
     text = t["releases_field"].format(
         framework=NAMES[lang][framework], holds=span(holds) if holds else t["none"]
     )
     groups: dict[tuple[str, str], list[str]] = {}
     for version, entry in results.items():
-        override = entry.rec.get("override")
+        override = entry.override  # today's note, not the record's copy (Entry.override)
         if override:
             kind = "unrunnable" if entry.status == "not-runnable" else "differs"
             note = override["note"][lang].rstrip("。.")  # the page's sentence ends it

@@ -15,6 +15,7 @@ from verified.pages.fields import (
     ENGLISH_PHRASE,
     PLACEHOLDER,
     VALUE_FIELDS,
+    Unworded,
     claim_by_id,
     conditions_table,
     exception_text,
@@ -26,6 +27,7 @@ from verified.pages.fields import (
     releases_text,
     status_text,
     value_words,
+    word_observed,
 )
 from verified.pages.fmt import (
     _join,
@@ -51,7 +53,6 @@ from verified.pages.standing import (
 )
 from verified.pages.tables import silent_table, verification_page
 from verified.pages.words import (
-    BOOLEANS,
     FILTERS,
     NAMES,
     TEXT,
@@ -330,33 +331,19 @@ class Page:
         return None
 
     def worded(self, rec: dict, raw, label: str):
-        """The observed value with every English phrase in it (an outcome such as "wrong
-        gradient, no error", alone or inside a list or a dict) in the page language's words,
-        from ``snippets/<article>/values.<lang>.toml``. Numbers, code and names stay as they
-        are; so do dict keys, which name cases."""
-        if isinstance(raw, list):
-            return [self.worded(rec, item, label) for item in raw]
-        if isinstance(raw, dict):  # a key names a case: worded when the table words it
-            article = rec["id"].split(".", 1)[0]
-            table = value_words(self.reports.snippets / article, self.lang)
-            return {table.get(k, k): self.worded(rec, v, label) for k, v in raw.items()}
-        if isinstance(raw, bool):
-            return BOOLEANS.get(self.lang, {}).get(raw, raw)
-        if not isinstance(raw, str):
-            return raw
+        """The observed value in the page language's words (``word_observed``), from
+        ``snippets/<article>/values.<lang>.toml``; a phrase without a wording is refused."""
         article = rec["id"].split(".", 1)[0]
         table = value_words(self.reports.snippets / article, self.lang)
-        if raw in table:  # a phrase, or a single word the table words ("error")
-            return table[raw]
-        if not ENGLISH_PHRASE.search(raw):
-            return raw
-        if raw not in table:
+        try:
+            return word_observed(raw, table, self.lang)
+        except Unworded as missing:
             path = f"snippets/{article}/values.{self.lang}.toml"
             raise ReportError(
-                f"{label}: the observed value {raw!r} is English: add its {self.lang} wording to "
-                f'{path} ("{raw}" = "…"; the same text keeps it verbatim, as for a message)'
-            )
-        return table[raw]
+                f"{label}: the observed value {missing.phrase!r} is English: add its {self.lang} "
+                f'wording to {path} ("{missing.phrase}" = "…"; the same text keeps it verbatim, '
+                "as for a message)"
+            ) from None
 
     def tooltip(self, entry: Entry) -> str:
         rec = entry.rec

@@ -3,10 +3,11 @@ and the silent-failures table."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from verified.claims import FRAMEWORKS, Claim
-from verified.pages.fields import mark
+from verified.pages.fields import Unworded, mark, value_words, word_observed
 from verified.pages.fmt import (
     allocator_text,
     anchor,
@@ -28,8 +29,10 @@ from verified.report import Entry, ReportError, Reports
 from verified.versions import release, sort_key
 
 
-def summary(entry: Entry, lang: str) -> str:
-    """One table cell: status, what was observed (shortened), and the environment."""
+def summary(entry: Entry, lang: str, words: dict[str, str] | None = None) -> str:
+    """One table cell: status, what was observed (shortened), and the environment. ``words``:
+    the article's ``values.<lang>.toml``; an observed value whose every English phrase it
+    words is shown in those words, any other as observed."""
     t = TEXT[lang]
     rec, status = entry.rec, entry.status
     env = env_short(entry.env, lang)
@@ -48,7 +51,11 @@ def summary(entry: Entry, lang: str) -> str:
         exc = obs["exception"]
         shown = code(shorten(exc["type"] + ": " + exc["message"].strip().splitlines()[0], 140))
     elif kind in ("value", "behaviour", "measurement"):
-        shown = code(shorten(fmt_value(obs.get("value")), 140))
+        value = obs.get("value")
+        if lang != "en" and words is not None:
+            with contextlib.suppress(Unworded):
+                value = word_observed(value, words, lang, booleans=False)
+        shown = code(shorten(fmt_value(value), 140))
     elif kind == "memory":
         got, theo = obs["bytes"], obs["theoretical_bytes"]
         if isinstance(got, dict):
@@ -163,6 +170,7 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
             f"{t['gpu_col']} |"
         )
         out.append("|---|---|---|---|---|")
+        words = value_words(reports.snippets / article, lang)
         for claim in (c for c in claims if c.article == article):
             used = sections.get(claim.id, [])
             shown_in = (
@@ -189,7 +197,7 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
                         )
                     passed = [e for e in entries if e.status == "passed"]
                     shown = passed or entries
-                    cells.append("<br>".join(summary(e, lang) for e in shown))
+                    cells.append("<br>".join(summary(e, lang, words) for e in shown))
                     case_files = case_files or shown[0].rec.get("files")
                 files = [f"`{f}`" for f in (case_files or [])]
                 files.append(f"`{claim.path.parent.name}/claims.toml`")
@@ -240,10 +248,10 @@ def release_matrix(reports: Reports, lang: str) -> list[str]:
                     continue
                 status = entry.status
                 note = None
-                if status == "passed" and entry.rec.get("override"):
-                    status, note = "differs", cell(entry.rec["override"]["note"][lang])
+                if status == "passed" and entry.override:  # today's note (Entry.override)
+                    status, note = "differs", cell(entry.override["note"][lang])
                 elif status == "not-runnable":
-                    override = entry.rec.get("override")
+                    override = entry.override
                     reason = escape(unrunnable_text(entry.rec, lang))
                     note = cell(override["note"][lang]) if override else reason
                 elif status == "failed":

@@ -121,7 +121,7 @@ TEXT = {
         "allocator_defaults": "glibc 的默认设置（未设置任何分配器变量）",
         "ran": "已验证，运行环境为 {env}",
         "observed": " · 观测值：{value}",
-        "not_run_because": "已声明，但本次构建没有运行（{reason}）",
+        "not_run_because": "已声明，但本次构建没有运行，因为 {reason}",  # no brackets: it often stands inside some
         "dev": {"cpu": "CPU", "gpu": "GPU"},
         "status": {
             "passed": "通过",
