@@ -5,8 +5,10 @@ a whole traceback; messages the site does not cover match nothing."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from pathlib import Path
 
 import pytest
 from tracebackcases import NOT_COVERED, as_another_run_prints_it, cases, in_a_traceback
@@ -45,11 +47,16 @@ def placeholders(lang: str) -> list[tuple[str, str, str, str]]:
     return found
 
 
+@functools.cache
+def raw_records(path: Path) -> list[dict]:
+    """A report's records as its JSON file holds them (read once: the tests ask per claim)."""
+    return json.loads(path.read_text(encoding="utf-8"))["claims"]
+
+
 def fresh_records(reports: Reports, claim: str, framework: str):
     """(release, the record as its JSON file holds it) for every report's fresh CPU record."""
     for report in reports.all:
-        raw = json.loads(report.path.read_text(encoding="utf-8"))
-        for rec in raw["claims"]:
+        for rec in raw_records(report.path):
             if (rec["id"], rec["framework"], rec["device"]) != (claim, framework, "cpu"):
                 continue
             if rec["status"] == "passed" and not report.entry(rec).stale:
@@ -105,6 +112,98 @@ def test_every_error_line_of_the_outputs_is_in_the_asset(lang, assets, reports):
                 assert held, f"{claim} [{framework} {version}]: {line!r} is not in the asset"
                 checked += 1
     assert checked >= 20, checked
+
+
+@pytest.mark.site  # reads build/claims.json: after the claims (nox: site-tests)
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_any_claim_observed_is_in_the_asset(lang, assets, reports):
+    """Not only the error index's: every exception of every fresh CPU record of every claim,
+    and every value of one that is a message (``RuntimeError at backward: …``), in each
+    framework and release, is matched, in its framework and naming its release; one that no
+    entry of the index matches opens a section of another page."""
+    asset, checked, elsewhere = assets[lang], 0, set()
+    pages = {e["id"]: e for e in asset["entries"]}
+    for claim in sorted(c.id for c in reports.claims):
+        for framework in ("paddle", "torch"):
+            for version, rec in fresh_records(reports, claim, framework):
+                observed = rec.get("observed") or {}
+                texts = tracebacks.value_messages(observed)
+                if observed.get("exception"):
+                    exc = observed["exception"]
+                    texts.append(f"{exc['type']}: {exc['message'].strip()}")
+                for text in texts:
+                    found = [
+                        m for m in tracebacks.match(asset, text) if m[2]["framework"] == framework
+                    ]
+                    assert found, f"{claim} [{framework} {version}] matches nothing: {text!r}"
+                    assert any(version in m[2]["releases"] for m in found), (claim, version)
+                    if "href" in pages[found[0][2]["entry"]]:
+                        elsewhere.add(claim)
+                    checked += 1
+    assert checked >= 150, checked
+    # the three that only a section of another page answers (2026-12-06)
+    assert {"inplace.detach-saved", "inplace.manual-update"} <= elsewhere, elsewhere
+
+
+@pytest.mark.site  # reads build/claims.json: after the claims (nox: site-tests)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_section_of_another_page_is_an_anchor_of_that_page(lang, assets):
+    from verified.pages.markdown import anchors_of
+
+    others = [e for e in assets[lang]["entries"] if "href" in e]
+    assert others
+    for entry in others:
+        path, anchor = entry["href"].split("#")
+        page = DOCS / lang / (path.rstrip("/") + ".md" if path else "index.md")
+        if not page.is_file():
+            page = DOCS / lang / path / "index.md"
+        assert page.is_file(), entry
+        assert anchor in anchors_of(page), entry
+        position = int(entry["id"].rsplit(":", 1)[1])
+        assert anchors_of(page)[position] == anchor, entry
+
+
+def test_the_values_that_are_messages():
+    observed = {
+        "value": {
+            "a": "RuntimeError: one two three",
+            "b": ["ValueError at backward: the saved tensor was freed", "correct gradient"],
+            "c": {"d": "InnerError (not a ValueError): inplace on a viewed Tensor"},
+            "e": "Error detected in ReluBackward0",
+            "f": "ValueError: too short",
+            "g": "RuntimeError: one two three",
+            "h": "UserWarning: this is a warning",
+        },
+        "exception": {"type": "TypeError", "message": "not a value of the record"},
+    }
+    assert tracebacks.value_messages(observed) == [
+        "RuntimeError: one two three",
+        "ValueError: the saved tensor was freed",
+        "InnerError: inplace on a viewed Tensor",
+        "UserWarning: this is a warning",
+    ]
+    assert tracebacks.value_messages({"value": "TypeError: a b c d"}) == ["TypeError: a b c d"]
+    assert tracebacks.value_messages({}) == []
+
+
+def test_the_section_a_message_opens():
+    overview = ("inplace/index.md", "Overview", "o")
+    own = ("inplace/leaf-tensors.md", "Leaf", "l")
+    later = ("inplace/what-counts.md", "What", "w")
+    index = ("errors.md", "Entry", "e")
+    assert tracebacks.answering_section([index, overview, own, later]) == own
+    assert tracebacks.answering_section([overview, later]) == later
+    assert tracebacks.answering_section([overview]) == overview
+    assert tracebacks.answering_section([index]) is None
+    assert tracebacks.answering_section([]) is None
+
+
+def test_the_address_of_a_section():
+    assert tracebacks.page_href("inplace/leaf-tensors.md", "a") == "inplace/leaf-tensors/#a"
+    assert tracebacks.page_href("inplace/index.md", "a") == "inplace/#a"
+    assert tracebacks.page_href("index.md", "a") == "#a"
+    assert tracebacks.page_href("glossary.md", "b") == "glossary/#b"
+    assert tracebacks.page_href("reindex.md", "b") == "reindex/#b"
 
 
 @pytest.mark.site  # reads build/claims.json: after the claims (nox: site-tests)

@@ -18,8 +18,7 @@ NOT_COVERED = (
     "devices, cuda:0 and cpu!",
     "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x128 and 256x10)",
     "RuntimeError: grad can be implicitly created only for scalar outputs",
-    "RuntimeError: Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-    "instead.",
+    "RuntimeError: expected scalar type Float but found Double",
     "RuntimeError: The size of tensor a (3) must match the size of tensor b (4) at "
     "non-singleton dimension 1",
     "ValueError: (InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast "

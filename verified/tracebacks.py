@@ -18,6 +18,13 @@ list is kept by hand.
   Verdicts that the snippets print in lowercase (``correct gradient``, ``no error; gradient
   x 2``) are not messages.
 
+Every other error message a claim observed is in the asset too, and opens the section that
+states the claim (the first, in path order, of the pages other than the error index, as
+:func:`verified.pages.markdown.statement_sections` finds them): an ``exception`` of any record,
+and a value of a record that starts with an exception or warning class (``RuntimeError: …``,
+or with the snippet's word on when it was raised, ``RuntimeError at backward: …``). A message
+that an error-index entry already holds, in the same framework, stays with that entry.
+
 Matching, here (:func:`match`, for the fast tests) and in the browser (the same rules, read
 from the asset), goes past what varies between runs and releases: numbers (shapes, versions,
 line numbers), ``generated_tensor_N``, addresses, the ``Backward0`` suffix of PyTorch's node
@@ -31,8 +38,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from verified.claims import ROOT
+from verified.claims import FRAMEWORKS, ROOT
 from verified.pages.fields import PLACEHOLDER, exception_text, output_text, release_results
+from verified.pages.markdown import anchors_of, statement_sections
 from verified.report import Reports
 
 DOCS = ROOT / "docs"
@@ -103,6 +111,12 @@ PADDLE_CATEGORY = re.compile(r"\((?:[A-Z][a-z]+)+\) ")
 COLUMN = re.compile(r"\S\s{2,}(?=\S)")
 LABEL = re.compile(r"^[a-z][\w ().=,]*?: (?=[A-Z(])")
 WORD = re.compile(r"[A-Za-z][A-Za-z'_]*")
+# a value that is a message: the class, a few words on when (optional), then the message
+VALUE_MESSAGE = re.compile(
+    r"^(?P<type>(?:[A-Z][A-Za-z]*)?(?:Error|Warning|Exception))(?: [^:\n]{1,40})?: (?P<message>\S.*)$",
+    re.S,
+)
+INDEX_PAGE = "errors.md"
 
 
 class TracebackError(RuntimeError):
@@ -177,9 +191,48 @@ def messages_of(rec: dict, field: str, label: str) -> list[str]:
     return output_messages(output_text(rec)) if observed.get("output") is not None else []
 
 
-def collect(reports: Reports, markdown: str, lang: str, where: str) -> dict:
+def value_messages(observed: dict) -> list[str]:
+    """The values of a record that are messages (see the module's docstring), as
+    ``Type: message``."""
+    found: list[str] = []
+
+    def visit(value) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                visit(item)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                visit(item)
+        elif isinstance(value, str):
+            match = VALUE_MESSAGE.match(value.strip())
+            if match and len(WORD.findall(match["message"])) >= 3:
+                text = f"{match['type']}: {match['message'].strip()}"
+                if text not in found:
+                    found.append(text)
+
+    visit(observed.get("value"))
+    return found
+
+
+def page_href(page: str, anchor: str) -> str:
+    """A section's address below the language's root: ``inplace/index.md`` and ``#a`` ->
+    ``inplace/#a``; ``inplace/leaf-tensors.md`` -> ``inplace/leaf-tensors/#a``."""
+    path = page.removesuffix(".md")
+    path = path.removesuffix("index") if path == "index" or path.endswith("/index") else path + "/"
+    return f"{path}#{anchor}"
+
+
+def collect(
+    reports: Reports,
+    markdown: str,
+    lang: str,
+    where: str,
+    docs: Path | None = None,
+) -> dict:
     """The asset of one language: its entries, every message with the framework and the
-    releases that printed it, the matching rules and the box's words."""
+    releases that printed it, the matching rules and the box's words. With ``docs`` (the
+    folder of the languages' pages), the messages that no entry of the index matches are
+    added under the sections of other pages that state their claims (:func:`page_messages`)."""
     found, sources = entries(markdown, where)
     messages: dict[tuple, dict] = {}
     for source in sources:
@@ -207,6 +260,8 @@ def collect(reports: Reports, markdown: str, lang: str, where: str) -> dict:
                     item["releases"].append(version)
     if not messages:
         raise TracebackError(f"{where}: the reports hold no message for its entries")
+    if docs is not None:
+        found += page_messages(reports, docs, lang, found, messages)
     return {
         "schema": SCHEMA,
         "lang": lang,
@@ -222,13 +277,75 @@ def collect(reports: Reports, markdown: str, lang: str, where: str) -> dict:
     }
 
 
+def answering_section(places: list[tuple[str, str, str]]) -> tuple[str, str, str] | None:
+    """Of the sections (page, heading, anchor) that state a claim, in path order, the one a
+    message of the claim opens: not the error index; a question's own page before a section's
+    overview (``index.md``), which only sums it up; else the first."""
+    places = [place for place in places if place[0] != INDEX_PAGE]
+    return min(places, key=lambda place: place[0].endswith("index.md")) if places else None
+
+
+def page_messages(
+    reports: Reports, docs: Path, lang: str, entries: list[dict], messages: dict[tuple, dict]
+) -> list[dict]:
+    """Adds to ``messages`` every message of every claim's fresh CPU records (each framework,
+    each release) that no entry of the error index matches in that framework, under a section
+    of another page that states the claim (a question's own page before an overview, then
+    path order); returns those sections as entries. An entry's ``id`` is the same in every
+    language (the page and the section's place on it: the parity test keeps the languages'
+    sections in the same order), its ``href`` is the section's address below the language's
+    root."""
+    sections = statement_sections(docs, lang)
+    index = {"entries": entries, "messages": list(messages.values()), "threshold": THRESHOLD,
+             "min_common": MIN_COMMON}  # fmt: skip
+    added: dict[str, dict] = {}
+    for claim in sorted(reports.claims, key=lambda c: c.id):
+        place = answering_section(sections.get(claim.id, []))
+        if place is None:
+            continue
+        page, heading, anchor = place
+        href = page_href(page, anchor)
+        ident = f"{page.removesuffix('.md')}:{anchors_of(docs / lang / page).index(anchor)}"
+        for framework in FRAMEWORKS:
+            releases = release_results(reports, claim.id, framework)
+            for version, entry in releases.items():
+                if entry.status != "passed":
+                    continue
+                observed = entry.rec.get("observed") or {}
+                texts = value_messages(observed)
+                if observed.get("exception"):
+                    texts.insert(0, exception_text(entry.rec, claim.id))
+                for text in texts:
+                    key = " ".join(tokens(text))
+                    if any(m[2]["framework"] == framework for m in match(index, text)):
+                        continue  # an entry of the error index answers it
+                    added.setdefault(
+                        ident, {"id": ident, "title": heading_text(heading), "href": href}
+                    )
+                    item = messages.setdefault(
+                        (ident, framework, key),
+                        {
+                            "entry": ident,
+                            "framework": framework,
+                            "source": "exception" if observed.get("exception") else "value",
+                            "claim": claim.id,
+                            "text": text,
+                            "releases": [],
+                        },
+                    )
+                    if version not in item["releases"]:
+                        item["releases"].append(version)
+    return list(added.values())
+
+
 def build(reports: Reports, docs: Path = DOCS, langs: tuple[str, ...] = ("en", "zh")) -> dict:
     """Language -> its asset, from ``docs/<lang>/errors.md``."""
     assets = {}
     for lang in langs:
         path = docs / lang / "errors.md"
         where = path.relative_to(docs.parent).as_posix() if docs.parent in path.parents else path
-        assets[lang] = collect(reports, path.read_text(encoding="utf-8"), lang, str(where))
+        text = path.read_text(encoding="utf-8")
+        assets[lang] = collect(reports, text, lang, str(where), docs)
     return assets
 
 

@@ -1,15 +1,20 @@
 """The traceback box in Chromium, in each language: every message the reports hold (each
-framework, each release of the matrix) opens its entry of the error index and names the
-framework and the releases that print it, exactly as the reports hold it, as another run or
+framework, each release of the matrix) opens its entry of the error index, or links to the
+section of another page that answers it where no entry does, and names the framework and the
+releases that print it, exactly as the reports hold it, as another run or
 release prints it, and inside a whole traceback; ten messages the site does not cover get
 "not covered here", the closest entries and the casebook; every page's header links to the box.
 
-The cases come from the reports (build/claims.json, results/*.json) through the error index's
-placeholders (tests/tracebackcases.py), not from the built asset. Each language's cases run in
+The cases are every message of the asset that verified/tracebacks.py builds from the reports
+(build/claims.json, results/*.json), each as the reports hold it and varied
+(tests/tracebackcases.py); tests/test_tracebacks.py checks that the asset holds every message
+the claims observed. Each language's cases run in
 one page of its error index, loaded once.
 """
 
 from __future__ import annotations
+
+from urllib.parse import unquote
 
 import pytest
 from sitemodel import LANGS, lang_prefix
@@ -42,6 +47,7 @@ PASTE_ALL_JS = """
       status: result.dataset.status,
       entry: result.dataset.entry || null,
       hash: location.hash.slice(1),
+      found: (result.querySelector('.traceback-found a') || {}).href || null,
       releases,
       text: result.textContent,
       closest: [...result.querySelectorAll('.traceback-closest a')].map(
@@ -83,8 +89,12 @@ def box_page(browser, base_url, site_dir):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_verified_message_opens_its_entry(lang, assets, box_page):
+def test_every_verified_message_opens_its_entry(lang, assets, box_page, base_url):
+    """An entry of the error index opens (its fragment); a message that only another page
+    shows links to that page's section (``href``, below the language's root)."""
     wanted = cases(assets[lang])
+    elsewhere = {e["id"]: e["href"] for e in assets[lang]["entries"] if e.get("href")}
+    assert elsewhere, "no message is answered outside the error index"
     assert len(wanted) >= 4 * 40, len(wanted)
     got = box_page(lang).evaluate(PASTE_ALL_JS, [c["text"] for c in wanted])
     failures = []
@@ -92,13 +102,33 @@ def test_every_verified_message_opens_its_entry(lang, assets, box_page):
         problem = None
         if shown["status"] != "found":
             problem = f"status {shown['status']}: {shown['text'][:160]}"
-        elif shown["entry"] not in case["entries"] or shown["hash"] != shown["entry"]:
+        elif shown["entry"] not in case["entries"]:
+            problem = f"opened {shown['entry']}, wanted {case['entries']}"
+        elif shown["entry"] in elsewhere:  # a section of another page: linked, not opened
+            want = base_url + lang_prefix(lang) + elsewhere[shown["entry"]]
+            if unquote(shown["found"] or "") != want or shown["hash"] != "":
+                problem = f"linked {shown['found']} (hash {shown['hash']!r}), wanted {want}"
+        elif shown["hash"] != shown["entry"]:
             problem = f"opened #{shown['hash']} ({shown['entry']}), wanted {case['entries']}"
         elif not set(case["releases"]) <= set(shown["releases"].get(case["framework"], [])):
             problem = f"releases shown {shown['releases']}, printed by {case['releases']}"
         if problem:
             failures.append(f"{case['name']}: {problem}")
     assert not failures, f"{len(failures)} of {len(wanted)}:\n" + "\n".join(failures[:20])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_section_the_box_links_to_is_on_its_page(lang, assets, base_url, shared_page):
+    """Each section of another page that the box links to is a heading of that built page."""
+    others = [e for e in assets[lang]["entries"] if e.get("href")]
+    assert others
+    for entry in others:
+        path, anchor = entry["href"].split("#", 1)
+        response = shared_page.goto(base_url + lang_prefix(lang) + path)
+        assert response is not None and response.status == 200, (entry, response)
+        heading = shared_page.locator(f"article :is(h1, h2, h3, h4)[id='{anchor}']")
+        assert heading.count() == 1, entry
+        assert heading.inner_text().strip().rstrip("¶").strip() == entry["title"], entry
 
 
 @pytest.mark.parametrize("lang", LANGS)

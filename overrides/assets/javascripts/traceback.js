@@ -8,7 +8,8 @@
   (assets/tracebacks.json below the language's root): what varies between runs and releases
   is normalised away, the traceback's frames are left out, and a message matches when enough
   of it (or of the pasted message) is found. The best match opens its entry and names the
-  framework and the releases that print it; no match says so, lists the closest entries and
+  framework and the releases that print it (a message that no entry shows links to the section
+  of another page that states its claim); no match says so, lists the closest entries and
   points to the casebook. Nothing is fetched from another host.
 */
 (function () {
@@ -124,8 +125,13 @@
     var words = asset.words;
     var matcher = new Matcher(asset);
     var titles = {};
+    var hrefs = {}; // an entry on another page (a section that states the claim): its address
+    function target(id) {
+      return hrefs[id] ? new URL(hrefs[id], base).href : "#" + id;
+    }
     asset.entries.forEach(function (e) {
       titles[e.id] = e.title;
+      if (e.href) hrefs[e.id] = e.href;
     });
     box.textContent = "";
     var label = element("label", { for: "traceback-input" }, words.label);
@@ -165,7 +171,7 @@
         result.dataset.entry = entry;
         result.dataset.frameworks = Object.keys(releases).sort().join(" ");
         var heading = element("p", { class: "traceback-found" });
-        var link = element("a", { href: "#" + entry }, titles[entry]);
+        var link = element("a", { href: target(entry) }, titles[entry]);
         var parts = words.found.split("{title}");
         heading.append(parts[0], link, parts[1] || "");
         result.append(heading);
@@ -184,7 +190,9 @@
             line.dataset.releases = sorted.join(" ");
             result.append(line);
           });
-        if (open) location.hash = entry;
+        // an entry of the index is scrolled to; a section of another page is a link away
+        // (the reader keeps the box and the pasted text)
+        if (open && !hrefs[entry]) location.hash = entry;
         return;
       }
       result.dataset.status = "not-covered";
@@ -203,7 +211,7 @@
       var list = element("ul", { class: "traceback-closest" });
       closest.forEach(function (e) {
         var item = element("li");
-        item.append(element("a", { href: "#" + e }, titles[e]));
+        item.append(element("a", { href: target(e) }, titles[e]));
         list.append(item);
       });
       result.append(list);
