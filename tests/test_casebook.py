@@ -85,3 +85,70 @@ def test_each_check_of_the_casebook_can_fail(breakage):
     else:
         del reports[0]["fix"]
     assert problems(data)
+
+
+# -- the gradings of the held-out third (issue 28, point 4) --------------------------------------
+
+GRADES = {"DIAGNOSED", "PARTLY", "MISSED"}
+GRADINGS = sorted(CASEBOOK.parent.glob("heldout-*grad*.md"))
+
+
+def graded_rows(text: str) -> list[tuple[str, str]]:
+    """(report id, grade) for each row of a grading's table."""
+    rows, header = [], None
+    for line in text.splitlines():
+        if not line.startswith("| ") or set(line) <= {"|", "-", " "}:
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if header is None:
+            header = cells
+            continue
+        if set(cells[0]) <= {"-"}:
+            continue
+        rows.append((cells[0].strip("`"), cells[header.index("grade")].split()[0]))
+    return rows
+
+
+def grading_problems(path: Path, held: set[str]) -> list[str]:
+    """A grading names only held-out reports, each once, with a known grade; one that says
+    it graded all of them lists every one, and its summary counts what its table holds."""
+    text = path.read_text(encoding="utf-8")
+    rows = graded_rows(text)
+    found = [f"{path.name}: {i!r} is not a held-out report" for i, _ in rows if i not in held]
+    found += [f"{path.name}: {i!r}: grade {g!r}" for i, g in rows if g not in GRADES]
+    ids = [i for i, _ in rows]
+    found += [
+        f"{path.name}: {i!r} graded twice" for i in sorted({i for i in ids if ids.count(i) > 1})
+    ]
+    if "all graded again" in text.splitlines()[0]:
+        found += [f"{path.name}: {i!r} not graded" for i in sorted(held - set(ids))]
+        counts = {g: sum(1 for _, grade in rows if grade == g) for g in GRADES}
+        overall = (f"**Overall ({len(rows)} reports):** DIAGNOSED {counts['DIAGNOSED']} · "
+                   f"PARTLY {counts['PARTLY']} · MISSED {counts['MISSED']}.")  # fmt: skip
+        if overall not in text:
+            found.append(f"{path.name}: the summary does not say {overall!r}")
+    return found
+
+
+@pytest.mark.parametrize("path", GRADINGS, ids=lambda p: p.name)
+def test_each_grading_grades_held_out_reports(path):
+    held = {r["id"] for r in load()["report"] if r["heldout"]}
+    assert not grading_problems(path, held)
+
+
+def test_a_grading_that_misnames_or_miscounts_is_refused(tmp_path):
+    held = {"a", "b"}
+    head = "# Held-out reports, all graded again\n\n| id | grade |\n|---|---|\n"
+    good = head + "| a | DIAGNOSED x |\n| `b` | MISSED |\n\n**Overall (2 reports):** "
+    good += "DIAGNOSED 1 · PARTLY 0 · MISSED 1.\n"
+    path = tmp_path / "g.md"
+    path.write_text(good, encoding="utf-8")
+    assert grading_problems(path, held) == []
+    for bad in (
+        good.replace("| a |", "| c |"),  # not held out (and b's count is off)
+        good.replace("MISSED |", "LOST |"),
+        good.replace("| `b` | MISSED |", "| a | MISSED |"),  # twice, b missing
+        good.replace("DIAGNOSED 1", "DIAGNOSED 2"),
+    ):
+        path.write_text(bad, encoding="utf-8")
+        assert grading_problems(path, held)

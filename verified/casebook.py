@@ -180,7 +180,7 @@ def problems(data: dict, docs: Path = DOCS) -> list[str]:
     for r in data.get("report", []):
         where = f"{CASEBOOK.name}: report {r.get('id')!r}"
         if r.get("heldout") is True:
-            if {"answer", "covered", "reason", "reproduced"} & set(r):
+            if {"answer", "covered", "reason", "reproduced", "reproduced_in"} & set(r):
                 found.append(f"{where} is held out: it must not be mapped before the grading")
             continue
         if ("answer" in r) == ("covered" in r):
@@ -353,6 +353,15 @@ def _matrix_cell(r: dict, lang: str, results: Path) -> str:
             f"report under {results.name}/ has that claim passing with a release's own "
             "expectation: only a claim can say reproduced"
         )
+    named = r.get("reproduced_in")
+    if named is not None:  # the releases of the old behaviour, where the claim also declares
+        unknown = [e for e in named if e not in envs]  # another release's own (an older one)
+        if unknown or not named:
+            raise CasebookError(
+                f"{CASEBOOK.name}: report {r['id']!r}: reproduced_in names {unknown or named}, "
+                f"but {claim} passed with a release's own expectation only in {envs}"
+            )
+        envs = [e for e in envs if e in named]
     link = f"verification.md#{anchor(claim, r['base'])}"
     names = t["sep"].join(release_name(e, lang) for e in envs)
     return t["reproduced"].format(envs=names, link=link)
