@@ -10,6 +10,8 @@ from verified import claims as claims_module
 from verified.claims import (
     Claim,
     ClaimError,
+    _digest,
+    _validate_silent,
     all_cases,
     clock_reads,
     discover,
@@ -49,7 +51,8 @@ def test_discover_notices_every_change_after_a_first_load(snippets):
     path = snippets / "fixture" / "claims.toml"
     path.write_text(path.read_text(encoding="utf-8").replace("fixture.speed", "fixture.pace"))
     assert [c.id for c in discover(snippets)][-1] == "fixture.pace"
-    (snippets / "fixture" / "grad_torch.py").unlink()
+    # a file renamed (as many files as before): the names are part of what is remembered
+    (snippets / "fixture" / "grad_torch.py").rename(snippets / "fixture" / "grad_torch_old.py")
     with pytest.raises(ClaimError, match="grad_torch.py"):
         discover(snippets)
 
@@ -752,6 +755,44 @@ def test_a_refused_clock_names_the_first_three_reads(tmp_path):
     )
 
 
+def test_the_hash_format_is_the_one_of_the_committed_records(snippets):
+    """Every committed record (results/*.json) holds hashes made this way, and a change of the
+    format would make each of them stale: tests/test_results.py checks the real records, and
+    this pins the format on the fixture, where mutation testing sees it (inside mutmut's copy
+    the engine's own files are rewritten, so the real records' engine hash cannot match)."""
+    assert _digest(b"a", b"bc") == "3fafa1cf2f19a7c1"
+    assert _digest(b"ab", b"c") != _digest(b"a", b"bc")  # each part's length is in it
+    case = all_cases(snippets, VERSIONS)[("fixture.chain", "paddle", "cpu")]
+    assert case.inputs_hash() == "c8134cbc6c67e1ce"
+    assert case.source_hash("e") == "67382d09e418fe63"
+
+
+def test_a_case_without_a_version_is_for_the_installed_release(claims, monkeypatch):
+    monkeypatch.setattr(claims_module, "installed", lambda framework: "2.6.2")
+    case = claims["fixture.leaf"].case("paddle", "cpu")
+    assert case.version == "2.6.2" and case.override is not None  # the 2.6 override applies
+
+
+def test_a_silent_row_that_is_not_a_table_is_refused(tmp_path):
+    path = tmp_path / "claims.toml"
+    for rows in (["row"], [{"fact": "x"}, "row"], {"fact": "x"}):
+        with pytest.raises(ClaimError, match="array of tables"):
+            _validate_silent(path, "claim 'x'.silent", rows, "behaviour")
+
+
+def test_input_files_go_on_past_a_data_file(tmp_path):
+    """A named data file before an imported module, named twice: each is an input once (the
+    data file is not read for names, the module is), and the second name goes on to the next."""
+    (tmp_path / "main.py").write_text(
+        "open('data.json')\nopen('data.json')\nimport helper\n", encoding="utf-8"
+    )
+    (tmp_path / "data.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "helper.py").write_text("open('table.csv')\n", encoding="utf-8")
+    (tmp_path / "table.csv").write_text("1\n", encoding="utf-8")
+    found = [p.name for p in input_files(tmp_path / "main.py")]
+    assert found == ["main.py", "data.json", "helper.py", "table.csv"]
+
+
 def test_clock_reads_of_the_forms_of_time(tmp_path):
     """``time.time`` through the module, ``from time import time``; not a ``time`` of one's
     own, nor the module ``time`` itself."""
@@ -761,6 +802,7 @@ def test_clock_reads_of_the_forms_of_time(tmp_path):
         ("x = my.time\n", []),
         ("time . time\n", ["line 1: time.time"]),
         ("from time import sleep, time\n", ["line 1: time.time"]),
+        ("from time import (time, sleep)\n", ["line 1: time.time"]),
         ("from time import sleep\ntime = 3\n", []),
         ("import time\n", []),
     ):
