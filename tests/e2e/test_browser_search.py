@@ -175,6 +175,18 @@ SUB_PAGE_CASES = {
         "自定义算子原位修改输入后梯度不对",
         "inplace/custom-functions/",
     ),
+    "en-ema-teacher-gradient": (
+        "en",
+        "EMA teacher update changes the student gradient",
+        "inplace/ema-update/",
+    ),
+    "zh-ema-teacher-gradient": ("zh", "EMA 教师模型更新后学生模型梯度不对", "inplace/ema-update/"),
+    "en-detach-late": (
+        "en",
+        "detach_() hidden state does not cut the graph",
+        "accumulation/second-backward/",
+    ),
+    "zh-detach-late": ("zh", "隐藏状态 detach_() 切不断计算图", "accumulation/second-backward/"),
     "zh-modify-inference-result-run-in": (
         "zh",
         "inference_mode下得到的张量还能修改吗",
@@ -308,6 +320,10 @@ ENTRY_QUERIES = {
     "to-static-warning": (
         "In static graph mode, add_() is the same as add() and does not perform inplace operation.",
         "to-static",
+    ),
+    "view-grad-message": (
+        "The Tensor can not be viewed, please call reshape.",
+        "tensor-can-not-be-viewed",
     ),
     "second-backward-torch-message": (
         "Trying to backward through the graph a second time",
