@@ -63,22 +63,27 @@ class Traffic:
     page_errors: list[str] = field(default_factory=list)
 
     def attach(self, page) -> None:
-        page.on("request", lambda r: self.requests.append((r.resource_type, r.url)))
-        page.on("requestfinished", lambda r: self.finished.append(r))
-        page.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
-        page.on(
-            "response",
-            lambda r: self.bad_status.append(f"{r.status} {r.url}") if r.status >= 400 else None,
-        )
-        page.on(
-            "console",
-            lambda m: (
+        self._listeners = {
+            "request": lambda r: self.requests.append((r.resource_type, r.url)),
+            "requestfinished": lambda r: self.finished.append(r),
+            "requestfailed": lambda r: self.failed.append(f"{r.url} ({r.failure})"),
+            "response": lambda r: (
+                self.bad_status.append(f"{r.status} {r.url}") if r.status >= 400 else None
+            ),
+            "console": lambda m: (
                 self.console_errors.append(f"{m.text} @ {m.location.get('url', '')}")
                 if m.type == "error"
                 else None
             ),
-        )
-        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+            "pageerror": lambda e: self.page_errors.append(str(e)),
+        }
+        for event, listener in self._listeners.items():
+            page.on(event, listener)
+
+    def detach(self, page) -> None:
+        """Stop recording (a page that the next test uses again)."""
+        for event, listener in self._listeners.items():
+            page.remove_listener(event, listener)
 
     def external(self) -> list[str]:
         return [

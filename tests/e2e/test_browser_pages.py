@@ -8,9 +8,13 @@ loading the page again, so a run only makes them when asked)."""
 from __future__ import annotations
 
 import os
+import threading
+from functools import partial
+from http.server import ThreadingHTTPServer
+from urllib.parse import urlsplit
 
 import pytest
-from browserkit import PAGE_WEIGHTS, SEARCH_INDEX
+from browserkit import PAGE_WEIGHTS, SEARCH_INDEX, QuietHandler
 from sitemodel import LANGS, Page, pages
 from test_browser_notebooks import rendered_notebook_problems
 
@@ -93,9 +97,9 @@ def format_problems(problems: dict[str, list[str]]) -> str:
 
 @pytest.mark.parametrize("site_page", PAGES, ids=IDS)
 def test_page_loads_clean_and_self_contained(
-    site_page: Page, site_dir, base_url, new_page, artefacts
+    site_page: Page, site_dir, base_url, cold_page, artefacts
 ):
-    page, traffic = new_page()
+    page, traffic = cold_page()
     response = page.goto(base_url + site_page.path, wait_until="load")
     assert response is not None and response.status == 200, f"/{site_page.path}: {response}"
     page.wait_for_load_state("networkidle")
@@ -162,3 +166,47 @@ def test_language_switcher_lands_on_same_page(site_page: Page, site_dir, base_ur
         back = page.locator(f'.md-header a.md-select__link[hreflang="{site_page.lang}"]')
         href = back.evaluate("a => a.href")
         assert href == base_url + site_page.path, f"{expected}: switcher back goes to {href}"
+
+
+def test_a_cold_page_keeps_nothing_of_the_test_before(site_dir, base_url, cold_page, cold_context):
+    """What a test leaves in the shared cold page (storage, a cookie, a listener) is gone when
+    the next test starts it (conftest.start_cold), and every load reaches the server: the
+    search index, fetched by each page, is served once per page (a cache would serve it once)."""
+    from conftest import start_cold
+
+    page, traffic = cold_page()
+    page.goto(base_url, wait_until="load")
+    page.evaluate(
+        "localStorage.setItem('left', '1'); sessionStorage.setItem('left', '1');"
+        "document.cookie = 'left=1; path=/'"
+    )
+    assert page.evaluate("[localStorage.left, sessionStorage.left, document.cookie]") == [
+        "1", "1", "left=1"
+    ]  # fmt: skip
+    traffic.detach(page)
+    page, cdp = start_cold(cold_context, base_url)  # as the next test's fixture does
+    served: list[str] = []
+
+    class Counting(QuietHandler):
+        def do_GET(self):  # noqa: N802 - the stdlib's name
+            served.append(urlsplit(self.path).path)
+            super().do_GET()
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Counting, directory=str(site_dir)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        assert page.url == "about:blank"
+        after = len(traffic.requests)
+        page.goto(base_url, wait_until="load")
+        assert len(traffic.requests) == after  # the last test's listeners are gone
+        kept = page.evaluate("[localStorage.left, sessionStorage.left, document.cookie]")
+        assert kept == [None, None, ""], kept
+        other = f"http://127.0.0.1:{server.server_address[1]}/"
+        for path in ("", "glossary/"):
+            page.goto(other + path, wait_until="load")
+            page.wait_for_load_state("networkidle")
+        assert served.count("/" + SEARCH_INDEX) == 2, served
+    finally:
+        cdp.detach()
+        server.shutdown()
+        server.server_close()

@@ -91,8 +91,8 @@ OLD_LINKS = [
 
 
 @pytest.mark.parametrize(("old", "path", "fragment"), OLD_LINKS, ids=[o for o, _, _ in OLD_LINKS])
-def test_old_anchor_lands_on_its_section(old, path, fragment, base_url, new_page):
-    page, traffic = new_page()
+def test_old_anchor_lands_on_its_section(old, path, fragment, base_url, cold_page):
+    page, traffic = cold_page()
     address, _, old_id = old.partition("#")
     page.goto(base_url + address + "#" + quote(old_id))
     expected = base_url + path + (f"#{fragment}" if fragment else "")
@@ -110,8 +110,8 @@ def test_old_anchor_lands_on_its_section(old, path, fragment, base_url, new_page
     assert not problems, problems
 
 
-def test_a_changed_hash_on_the_overview_is_followed_too(base_url, new_page):
-    page, _ = new_page()
+def test_a_changed_hash_on_the_overview_is_followed_too(base_url, cold_page):
+    page, _ = cold_page()
     page.goto(base_url + "inplace/")
     page.evaluate("location.hash = 'ways-around-the-check'")
     page.wait_for_url("**/inplace/bypassing-the-check/")

@@ -65,14 +65,14 @@ def articles_with_tabs(lang: str) -> list[str]:
     return found
 
 
-def test_choice_switches_every_tab_and_persists(site_dir, base_url, new_page):
+def test_choice_switches_every_tab_and_persists(site_dir, base_url, cold_page):
     articles = articles_with_tabs("en")
     assert len(articles) >= 2, (
         f"need two articles with framework tabs to test persistence, found {articles} "
         f"(articles in the nav: {article_keys()})"
     )
     first, second = articles[0], articles[1]
-    page, _ = new_page()
+    page, _ = cold_page()
     page.goto(base_url + first)
     sets = framework_sets(page)
     assert len(sets) >= 2, f"/{first}: {len(sets)} tab sets with both frameworks"
