@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verified.claims import FRAMEWORKS, ROOT
+from verified.notebooks.markdown import page_dir
 from verified.pages.fields import PLACEHOLDER, exception_text, output_text, release_results
 from verified.pages.markdown import anchors_of, statement_sections
 from verified.report import Reports
@@ -217,9 +218,7 @@ def value_messages(observed: dict) -> list[str]:
 def page_href(page: str, anchor: str) -> str:
     """A section's address below the language's root: ``inplace/index.md`` and ``#a`` ->
     ``inplace/#a``; ``inplace/leaf-tensors.md`` -> ``inplace/leaf-tensors/#a``."""
-    path = page.removesuffix(".md")
-    path = path.removesuffix("index") if path == "index" or path.endswith("/index") else path + "/"
-    return f"{path}#{anchor}"
+    return f"{page_dir(page)}#{anchor}"
 
 
 def collect(

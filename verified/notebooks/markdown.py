@@ -68,7 +68,7 @@ def published_url(config: Path = ROOT / "mkdocs.yml") -> str | None:
     return url if url.endswith("/") else url + "/"
 
 
-def _stem(page: str) -> str:
+def page_dir(page: str) -> str:
     """``glossary.md`` -> ``glossary/``; ``index.md`` -> ``""`` (a page's directory URL)."""
     stem = page.removesuffix(".md")
     if stem == "index" or stem.endswith("/index"):
@@ -123,8 +123,8 @@ class Links:
             return f"../../docs/{self.lang}/{page}{anchor}"
         if self.base is not None:
             prefix = "" if self.lang == LANGS[0] else f"{self.lang}/"
-            return self.base + prefix + _stem(page) + anchor
-        return "../../" + _stem(page) + anchor
+            return self.base + prefix + page_dir(page) + anchor
+        return "../../" + page_dir(page) + anchor
 
     def article_url(self) -> str:
         """The article this notebook is made from (its page; in the repository, its source)."""
