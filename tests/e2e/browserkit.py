@@ -4,9 +4,11 @@ recorder of a page's traffic, and the page weights collected for the terminal su
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
+import threading
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -48,6 +50,23 @@ class QuietHandler(SimpleHTTPRequestHandler):
         # the browser may close a connection it no longer needs
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             super().handle_one_request()
+
+
+@contextlib.contextmanager
+def serving(directory: Path, handler: type = QuietHandler):
+    """``directory`` served by ``handler`` on 127.0.0.1, at a free port: yields its address."""
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
+    )
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
 
 
 @dataclass

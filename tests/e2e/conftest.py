@@ -8,11 +8,8 @@ Artefacts (screenshots, page weights, downloaded notebooks) go to build/e2e/.
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
-import threading
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -25,8 +22,8 @@ from browserkit import (  # noqa: E402
     PAGE_WEIGHTS,
     TIMEOUT_MS,
     VIEWPORT,
-    QuietHandler,
     Traffic,
+    serving,
 )
 from sitemodel import ARTEFACTS, NO_SITE, SITE, site_exists  # noqa: E402
 
@@ -41,17 +38,8 @@ def site_dir() -> Path:
 @pytest.fixture(scope="session")
 def base_url(site_dir: Path):
     """The site served by a plain static server on 127.0.0.1, at a free port."""
-    handler = functools.partial(QuietHandler, directory=str(site_dir))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serving(site_dir) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -8,13 +8,10 @@ loading the page again, so a run only makes them when asked)."""
 from __future__ import annotations
 
 import os
-import threading
-from functools import partial
-from http.server import ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 import pytest
-from browserkit import PAGE_WEIGHTS, SEARCH_INDEX, QuietHandler
+from browserkit import PAGE_WEIGHTS, SEARCH_INDEX, QuietHandler, serving
 from sitemodel import LANGS, Page, pages
 from test_browser_notebooks import rendered_notebook_problems
 
@@ -192,21 +189,17 @@ def test_a_cold_page_keeps_nothing_of_the_test_before(site_dir, base_url, cold_p
             served.append(urlsplit(self.path).path)
             super().do_GET()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Counting, directory=str(site_dir)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        assert page.url == "about:blank"
-        after = len(traffic.requests)
-        page.goto(base_url, wait_until="load")
-        assert len(traffic.requests) == after  # the last test's listeners are gone
-        kept = page.evaluate("[localStorage.left, sessionStorage.left, document.cookie]")
-        assert kept == [None, None, ""], kept
-        other = f"http://127.0.0.1:{server.server_address[1]}/"
-        for path in ("", "glossary/"):
-            page.goto(other + path, wait_until="load")
-            page.wait_for_load_state("networkidle")
-        assert served.count("/" + SEARCH_INDEX) == 2, served
+        with serving(site_dir, Counting) as other:
+            assert page.url == "about:blank"
+            after = len(traffic.requests)
+            page.goto(base_url, wait_until="load")
+            assert len(traffic.requests) == after  # the last test's listeners are gone
+            kept = page.evaluate("[localStorage.left, sessionStorage.left, document.cookie]")
+            assert kept == [None, None, ""], kept
+            for path in ("", "glossary/"):
+                page.goto(other + path, wait_until="load")
+                page.wait_for_load_state("networkidle")
+            assert served.count("/" + SEARCH_INDEX) == 2, served
     finally:
         cdp.detach()
-        server.shutdown()
-        server.server_close()
