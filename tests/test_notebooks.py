@@ -611,6 +611,77 @@ def test_generated_cells_on_a_demo_page(tmp_path, timings, monkeypatch):
     assert code[1].outputs[0]["text"].strip() == "6.0"
 
 
+def _code_notebook(*sources: str):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    return nb
+
+
+def test_a_kernel_that_dies_fails_its_notebook_alone_with_the_end_of_its_log():
+    """A segfault in one kernel (a framework's C++ can crash) fails that notebook, named, with the
+    crash's Python stack from its kernel's log; the notebook beside it runs to its end."""
+    crashing = _code_notebook(
+        "print('before the crash', flush=True)",
+        "import faulthandler\nfaulthandler._sigsegv()",
+        "print('never')",
+    )
+    fine = _code_notebook("import time\ntime.sleep(1)\nprint(6 * 7)")
+    died, seconds = execute_many(
+        [(crashing, "demo/crashing", "cpu"), (fine, "demo/fine", "cpu")], workers=2
+    )
+    assert isinstance(died, nbs.NotebookFailed), died
+    message = str(died)
+    assert message.startswith("demo/crashing: the kernel died"), message
+    assert "Fatal Python error: Segmentation fault\n" in message, message
+    assert re.search(r"Current thread .*\n +File .*, line 2 in <module>\n", message), message
+    assert "build/notebooks/logs/demo-crashing.log" in message, message
+    assert isinstance(seconds, float) and fine.cells[0].outputs[0]["text"] == "42\n"
+
+
+def test_a_kernel_that_fails_to_start_fails_its_notebook_alone(monkeypatch):
+    """Whatever stops one notebook's kernel (here: nbclient's own startup timeout, as when its
+    kernel dies before replying) comes back as that notebook's failure, naming it and the error,
+    and does not escape while the kernel beside it still runs (it used to: the atexit cleanup
+    of the other kernel then failed with InvalidStateError and hid the cause)."""
+    execute_module = sys.modules["verified.notebooks.execute"]
+    real = execute_module.execute_async
+
+    async def start_fails_for_one(nb, name, device, *, timeout=None):
+        if name == "demo/no-start":
+            raise RuntimeError("Kernel didn't respond in 60 seconds")
+        return await real(nb, name, device, timeout=timeout)
+
+    monkeypatch.setattr(execute_module, "execute_async", start_fails_for_one)
+    fine = _code_notebook("import time\ntime.sleep(1)\nprint('done')")
+    failed, seconds = execute_many(
+        [(_code_notebook("1"), "demo/no-start", "cpu"), (fine, "demo/fine-2", "cpu")], workers=2
+    )
+    assert isinstance(failed, nbs.NotebookFailed), failed
+    assert str(failed).startswith(
+        "demo/no-start: RuntimeError: Kernel didn't respond in 60 seconds"
+    ), failed
+    assert isinstance(seconds, float) and fine.cells[0].outputs[0]["text"] == "done\n"
+
+
+def test_kernels_talk_over_unix_sockets_in_a_directory_of_their_own():
+    """No TCP port for a kernel: with TCP, jupyter_client frees the ports it picked before the
+    kernel binds them, and a connection opened meanwhile (a DDP cell beside it) can take one."""
+    probe = (
+        "import json, os\n"
+        "from ipykernel import get_connection_info\n"
+        "info = json.loads(get_connection_info())\n"
+        "print(info['transport'], os.path.isabs(info['ip']), len(info['ip']) < 100)\n"
+        "print(info['ip'])"
+    )
+    nbs_ = [_code_notebook(probe), _code_notebook(probe)]
+    outcomes = execute_many([(nbs_[0], "demo/ipc-1", "cpu"), (nbs_[1], "demo/ipc-2", "cpu")])
+    assert all(isinstance(o, float) for o in outcomes), outcomes
+    first, second = (nb.cells[0].outputs[0]["text"].splitlines() for nb in nbs_)
+    assert first[0] == second[0] == "ipc True True", (first, second)
+    assert first[1] != second[1]  # one directory per kernel
+    assert not Path(first[1]).parent.exists()  # removed with the kernel's sockets
+
+
 SECTION_INDEX = """\
 # Demo
 

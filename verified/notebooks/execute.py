@@ -4,6 +4,13 @@
 the kernel's own output to ``build/notebooks/logs/``) and strips the build machine's paths
 from the outputs; :func:`execution_problems` accepts exactly the ``raises-exception`` cells
 raising, each with its claim's exception type.
+
+Kernels talk to this process over Unix sockets in a fresh directory of their own (``ipc``), not
+TCP: with TCP, jupyter_client picks five free ports, closes them and lets the kernel bind them a
+second later, and anything else that opens a connection meanwhile (the DDP cells of the notebook
+beside it do) may take one; the kernel then dies at startup. A notebook whose kernel fails to
+start or dies fails alone, named, with the end of its kernel's log; the notebooks beside it run to
+their end and their kernels are shut down.
 """
 
 from __future__ import annotations
@@ -94,6 +101,30 @@ def _stream_text(cell) -> str:
     )
 
 
+def kernel_log(name: str) -> Path:
+    """Where the kernel of notebook ``name`` writes its own stdout and stderr."""
+    return BUILD / "notebooks" / "logs" / f"{name.replace('/', '-')}.log"
+
+
+def _kernel_log_tail(name: str, lines: int = 15) -> str:
+    """The end of the kernel's log, or the start of the crash report in it."""
+    path = kernel_log(name)
+    shown_path = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    if not path.exists():
+        return f"; no kernel log at {shown_path}"
+    text = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    tail = text[-lines:]
+    crash = [i for i, line in enumerate(text) if line.startswith("Fatal Python error")]
+    if crash:  # faulthandler's report: what happened, then the crashing thread, innermost first
+        current = next(
+            (i for i in range(crash[-1], len(text)) if text[i].startswith("Current thread")),
+            crash[-1] + 1,
+        )
+        tail = [text[crash[-1]], *text[current : current + lines]]
+    shown = "\n".join("    " + line[:300] for line in tail) or "    (empty)"
+    return f"; the end of its kernel's log ({shown_path}):\n{shown}"
+
+
 def execute(nb, name: str, device: str, *, timeout: float | None = None) -> float:
     """Execute ``nb`` in place in a fresh kernel on ``device``; return the seconds it took."""
     from jupyter_core.utils import run_sync
@@ -117,6 +148,13 @@ def execute_many(
                     return await execute_async(nb, name, device, timeout=timeout)
                 except NotebookFailed as exc:
                     return exc
+                except Exception as exc:  # noqa: BLE001 - not swallowed: it fails the build, named
+                    # a kernel that did not start or died, a lost connection: this notebook fails,
+                    # the others finish (an exception let out of gather() would leave their
+                    # kernels to atexit, which shuts them down in a stopped event loop)
+                    return NotebookFailed(
+                        f"{name}: {type(exc).__name__}: {str(exc)[:500]}{_kernel_log_tail(name)}"
+                    )
 
         return await asyncio.gather(*(one(*job) for job in jobs))
 
@@ -127,7 +165,8 @@ async def execute_async(nb, name: str, device: str, *, timeout: float | None = N
     """:func:`execute`, as a coroutine: kernels of several notebooks may run side by side (each
     gets ``AUTOGRAD_DEVICE`` in its own environment; this process's is left alone)."""
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError, CellTimeoutError
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+    from traitlets.config import Config
 
     run_root = BUILD / "notebooks" / "run"
     run_root.mkdir(parents=True, exist_ok=True)
@@ -137,6 +176,12 @@ async def execute_async(nb, name: str, device: str, *, timeout: float | None = N
         value = cell.metadata.get(SIGNATURE, {}).get("timeout", DEFAULT_CELL_TIMEOUT)
         return int(timeout or value)
 
+    # the kernel's sockets: short absolute paths (a Unix socket's path has at most 107 bytes)
+    sockets = Path(tempfile.mkdtemp(prefix="autograd-kernel-"))
+    config = Config()
+    config.KernelManager.transport = "ipc"
+    config.KernelManager.ip = str(sockets / "kernel")
+
     started = time.perf_counter()
     client = NotebookClient(
         nb,
@@ -145,11 +190,13 @@ async def execute_async(nb, name: str, device: str, *, timeout: float | None = N
         allow_errors=False,  # only cells tagged raises-exception may raise
         record_timing=False,  # keeps the notebook free of timestamps
         resources={"metadata": {"path": str(run_dir)}},
+        config=config,
     )
-    logs = BUILD / "notebooks" / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    log = open(logs / f"{name.replace('/', '-')}.log", "w", encoding="utf-8")  # noqa: SIM115
-    env = {**os.environ, "AUTOGRAD_DEVICE": device}
+    log_path = kernel_log(name)
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115
+    # a kernel that crashes leaves the Python stack of every thread in its log
+    env = {**os.environ, "AUTOGRAD_DEVICE": device, "PYTHONFAULTHANDLER": "1"}
     try:  # the kernel's own stdout/stderr (C++ logging, warnings) go to the log, not the console
         await client.async_execute(stdout=log, stderr=log, env=env)
     except CellTimeoutError as exc:
@@ -157,11 +204,16 @@ async def execute_async(nb, name: str, device: str, *, timeout: float | None = N
     except CellExecutionError:
         problems = execution_problems(nb, name)
         raise NotebookFailed("; ".join(problems) or f"{name}: a cell failed") from None
+    except DeadKernelError as exc:
+        raise NotebookFailed(
+            f"{name}: the kernel died ({str(exc)[:200]}){_kernel_log_tail(name)}"
+        ) from None
     finally:
         seconds = time.perf_counter() - started
         log.close()
         _sanitize_outputs(nb, run_dir)
         shutil.rmtree(run_dir, ignore_errors=True)
+        shutil.rmtree(sockets, ignore_errors=True)
     problems = execution_problems(nb, name)
     if problems:
         raise NotebookFailed("; ".join(problems))
