@@ -31,7 +31,7 @@ info = {
     "version": "9.9.9",
     "cuda_available": os.environ.get("FAKE_WORKER_CUDA") == "1",
     "why_no_gpu": None if os.environ.get("FAKE_WORKER_CUDA") == "1" else "no GPU in the fake",
-    "why_no_gpu_code": None,
+    "why_no_gpu_code": None if os.environ.get("FAKE_WORKER_CUDA") == "1" else "fake-no-gpu",
 }
 print(json.dumps({"ready": info}), flush=True)
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from claimkit import VERSIONS, context_for, make_snippets
+from claimkit import CLAIMS, DATE, VERSIONS, context_for, make_snippets
 
 from verified.claims import ROOT, all_cases
 from verified.pytest_plugin import process_running
@@ -288,6 +290,51 @@ def test_a_worker_that_cannot_start_fails_every_case_of_its_lane(scheduler, case
             lanes.result(case)
 
 
+def test_each_lane_runs_its_own_cases_longest_first(scheduler, tmp_path, monkeypatch):
+    """A framework's lane runs that framework's cheap cases, the fresh lane the isolated ones,
+    each lane the case with the longest time limit first; the lanes are daemon threads named by
+    lane, and only the cases that are not timed get a future."""
+    import threading
+
+    from verified import pytest_plugin
+
+    claims = CLAIMS.replace('snippet = "grad"\n', 'snippet = "grad"\ntimeout = 90\n')
+    cases = all_cases(make_snippets(tmp_path, claims), VERSIONS)
+    cpu = [c for (_, _, dev), c in cases.items() if dev == "cpu" and c.claim.kind != "timing"]
+    ran: list[tuple[str, object]] = []
+    real = pytest_plugin.run_case
+
+    def spy(runner, case, context):
+        ran.append((threading.current_thread().name, case))
+        return real(runner, case, context)
+
+    monkeypatch.setattr(pytest_plugin, "run_case", spy)
+    lanes = scheduler(cpu)
+    for case in cpu:
+        lanes.result(case)
+    assert set(lanes.futures) == {c.name for c in cpu}
+    assert all(thread.daemon for thread in lanes.threads)
+    by_lane: dict[str, list] = {}
+    for thread, case in ran:
+        by_lane.setdefault(thread, []).append(case)
+    assert set(by_lane) == {"claims-paddle", "claims-torch", "claims-fresh"}
+    for fw in ("paddle", "torch"):
+        own = by_lane[f"claims-{fw}"]
+        assert all(c.framework == fw and not c.isolated for c in own), own
+        timeouts = [c.timeout for c in own]
+        assert timeouts == sorted(timeouts, reverse=True) and len(set(timeouts)) == 2, timeouts
+    assert by_lane["claims-fresh"] and all(c.isolated for c in by_lane["claims-fresh"])
+    assert sorted(c.name for _, c in ran) == sorted(c.name for c in cpu)
+
+
+def test_closing_the_scheduler_cancels_the_cases_it_had_not_started(scheduler, cases):
+    cpu = [c for (_, _, dev), c in cases.items() if dev == "cpu" and c.claim.kind != "timing"]
+    lanes = scheduler(cpu)
+    lanes.close()  # at once: the lanes are still starting their workers
+    assert all(future.done() for future in lanes.futures.values())
+    assert all(future.cancelled() for future in lanes.futures.values())
+
+
 def test_the_order_of_the_items(scheduler, pytester, monkeypatch):
     """The other tests run first (the lanes run meanwhile), then the claims, then the tests
     marked alone, then the timing claims: the last two with nothing else running (the workers
@@ -331,6 +378,207 @@ def test_the_order_of_the_items(scheduler, pytester, monkeypatch):
     assert any(line.startswith(said) for line in result.outlines), result.outlines[-5:]
 
 
+# -- a run through pytest: each status, the report, the summary, reuse -----------------------
+
+ENGINE = "fixture-engine"
+
+BESIDE_CONFTEST = """
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["verified.pytest_plugin"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    # the first timing case is about to wait for the work beside the run: that work ends
+    # 0.3 s later, so the wait is seen to last
+    go = Path(os.environ["BESIDE_GO"])
+    if ".speed[" in item.name and not go.exists():
+        threading.Timer(0.3, go.write_text, args=("go",)).start()
+"""
+
+
+def waits_for_file(path: Path):
+    """A process that runs until ``path`` exists."""
+    code = "import os, sys, time\nwhile not os.path.exists(sys.argv[1]):\n    time.sleep(0.01)"
+    return subprocess.Popen([sys.executable, "-c", code, str(path)])
+
+
+@pytest.fixture
+def claims_run(scheduler, pytester, monkeypatch):
+    """Runs pytest in this process on the fixture claims with stand-in workers; the run context
+    is fixed (date, processor, Python, engine hash) and may be captured once per run only; the
+    judge says what ``verdicts`` (case name -> status, reason) says, else passed."""
+    from verified import pytest_plugin
+
+    for name in ("CI", "AUTOGRAD_FRESH", "AUTOGRAD_REPORT", "AUTOGRAD_REPORT_NAME", "AUTOGRAD_ALONE_AFTER"):  # fmt: skip
+        monkeypatch.delenv(name, raising=False)
+    make_snippets(pytester.path)
+    pytester.makeconftest(BESIDE_CONFTEST)
+    monkeypatch.setenv("BESIDE_GO", str(pytester.path / "go"))
+    captured: list[int] = []
+
+    class OnceContext:
+        @staticmethod
+        def capture():
+            captured.append(1)
+            assert len(captured) == 1, "the run context was captured twice in one run"
+            return context_for(engine_hash=ENGINE, python="3.11.7")
+
+    monkeypatch.setattr(pytest_plugin, "RunContext", OnceContext)
+    verdicts: dict[str, tuple[str, str | None]] = {}
+    monkeypatch.setattr(
+        pytest_plugin, "judge", lambda case, observed: verdicts.get(case.name, ("passed", None))
+    )
+
+    def run(*args: str):
+        captured.clear()
+        return pytester.runpytest_inprocess("-rsx", "-p", "no:cacheprovider", *args)
+
+    run.verdicts = verdicts
+    return run
+
+
+def summary_lines(result) -> list[str]:
+    """What the plugin printed at the end: from its "claims report" line to pytest's next."""
+    lines = result.outlines
+    start = next(i for i, line in enumerate(lines) if line.startswith("claims report: "))
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("=")), len(lines))
+    return lines[start:end]
+
+
+def test_a_run_through_pytest_reports_every_status_and_writes_the_report(
+    claims_run, pytester, monkeypatch
+):
+    """Each status reaches pytest as itself (passed, a failure naming the case and its file,
+    a skip with its reason, an expected failure for a case declared not runnable), and the
+    report gets every record: made from the run context, named by AUTOGRAD_REPORT_NAME, with
+    the skip's code and release; the summary counts them and says how long the timing cases
+    waited for the work started beside the run."""
+    from verified.claims import load_claims
+
+    claims_run.verdicts.update(
+        {
+            "fixture.grad[torch-cpu]": ("failed", "expected -16.0, observed -15.0"),
+            "fixture.leaf[paddle-cpu]": ("not-runnable", "AttributeError: no inplace"),
+        }
+    )
+    monkeypatch.setenv("AUTOGRAD_REPORT_NAME", "fixture run")
+    beside = waits_for_file(pytester.path / "go")
+    try:
+        monkeypatch.setenv("AUTOGRAD_ALONE_AFTER", str(beside.pid))
+        result = claims_run()
+    finally:
+        (pytester.path / "go").touch()
+        beside.wait()
+    result.assert_outcomes(passed=8, failed=1, skipped=4, xfailed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "fixture.grad[[]torch-cpu[]] (claims.toml): expected -16.0, observed -15.0",
+            "SKIPPED [[]4[]] *: no GPU in the fake",
+            "XFAIL *fixture.leaf[[]paddle-cpu[]] - not runnable on this version, as declared: "
+            "AttributeError: no inplace",
+        ]
+    )
+    said, beside_line = summary_lines(result)
+    assert (
+        said == "claims report: build/claims.json (1 failed, 1 not-runnable, 8 passed, 4 skipped)"
+    )
+    waited = re.fullmatch(
+        rf"work started beside this run \(AUTOGRAD_ALONE_AFTER={beside.pid}\): the tests that "
+        r"run alone waited (\d+\.\d) s for it to end",
+        beside_line,
+    )
+    assert waited and float(waited[1]) >= 0.3, beside_line
+    report = json.loads((pytester.path / "build" / "claims.json").read_text())
+    assert report["name"] == "fixture run" and report["generated"] == DATE
+    records = {f"{r['id']}[{r['framework']}-{r['device']}]": r for r in report["claims"]}
+    cases = {
+        case.name: case
+        for claim in load_claims(pytester.path / "snippets" / "fixture" / "claims.toml")
+        for case in claim.cases()
+    }
+    assert set(records) == set(cases) and len(records) == 14
+    for name, rec in records.items():
+        assert rec["env"]["device"] == rec["device"] and rec["env"]["date"] == DATE, name
+        assert rec["env"]["cpu"] == "Test CPU", name
+        assert rec["source_hash"] == cases[name].source_hash(ENGINE), name  # the context's engine
+    assert records["fixture.grad[torch-cpu]"]["status"] == "failed"
+    assert records["fixture.grad[torch-cpu]"]["reason"] == "expected -16.0, observed -15.0"
+    assert records["fixture.leaf[paddle-cpu]"]["status"] == "not-runnable"
+    assert records["fixture.leaf[paddle-cpu]"]["reason"] == "AttributeError: no inplace"
+    gpu = [rec for rec in records.values() if rec["device"] == "gpu"]
+    assert len(gpu) == 4
+    for rec in gpu:
+        assert rec["status"] == "skipped" and rec["reason"] == "no GPU in the fake"
+        assert rec["skip"] == {"code": "fake-no-gpu", "version": "9.9.9"}
+    assert sorted(r["status"] for r in records.values()).count("passed") == 8
+
+
+def test_unchanged_results_stand_for_a_new_run_unless_fresh(claims_run, pytester, monkeypatch):
+    """A second run outside CI runs again only what failed: the others' records stand, and the
+    summary says how many; ``--fresh`` runs them all; with nothing run alone, the work beside
+    the run is said not to have been waited for; a report outside the project is shown by its
+    full path."""
+    claims_run.verdicts["fixture.grad[torch-cpu]"] = ("failed", "expected -16.0, observed -15.0")
+    first = claims_run("-k", "not speed")
+    first.assert_outcomes(passed=7, failed=1, skipped=4, xfailed=0)
+    assert not any("not run again" in line for line in first.outlines)
+    ended = stdin_bound()
+    ended.stdin.close()
+    ended.wait()
+    monkeypatch.setenv("AUTOGRAD_ALONE_AFTER", str(ended.pid))
+    again = claims_run("-k", "not speed")
+    again.assert_outcomes(passed=7, failed=1, skipped=4)
+    assert summary_lines(again) == [
+        "claims report: build/claims.json (1 failed, 7 passed, 4 skipped)",
+        f"work started beside this run (AUTOGRAD_ALONE_AFTER={ended.pid}): "
+        "not waited for: nothing ran alone",
+        "11 case(s) not run again: their result from this host, with every input unchanged, "
+        "stands (--fresh runs them)",
+    ]
+    monkeypatch.delenv("AUTOGRAD_ALONE_AFTER")
+    elsewhere = pytester.path.parent / f"{pytester.path.name}-elsewhere.json"
+    shutil.copy(pytester.path / "build" / "claims.json", elsewhere)
+    monkeypatch.setenv("AUTOGRAD_REPORT", str(elsewhere))
+    fresh = claims_run("-k", "not speed", "--fresh")
+    fresh.assert_outcomes(passed=7, failed=1, skipped=4)
+    assert summary_lines(fresh) == [f"claims report: {elsewhere} (1 failed, 7 passed, 4 skipped)"]
+    assert json.loads(elsewhere.read_text())["name"] == "this build"
+
+
+def test_the_options_and_markers_the_plugin_adds(pytester):
+    pytester.makeconftest('pytest_plugins = ["verified.pytest_plugin"]')
+    helped = pytester.runpytest_inprocess("--help")
+    text = " ".join(" ".join(helped.outlines).split())
+    assert (
+        "--fresh run every claim case again, even those whose result from this host and these "
+        "inputs is in the report (also the default where the CI variable is set)"
+    ) in text
+    markers = pytester.runpytest_inprocess("--markers")
+    markers.stdout.fnmatch_lines(
+        [
+            "@pytest.mark.claim: a claim case run by the claims engine",
+            "@pytest.mark.alone: timing-sensitive; runs after the claim lanes, with nothing else "
+            "running",
+        ]
+    )
+
+
+def test_a_claims_file_that_cannot_be_read_is_a_collection_error_naming_it(pytester):
+    make_snippets(pytester.path, CLAIMS.replace('kind = "value"', 'kind = "valeu"'))
+    pytester.makeconftest('pytest_plugins = ["verified.pytest_plugin"]')
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    assert result.ret != 0
+    text = "\n".join(result.outlines)
+    assert "ERROR collecting snippets/fixture/claims.toml" in text, text[-2000:]
+    assert "valeu" in text and "fixture.grad" in text, text[-2000:]
+
+
 # -- work started beside the run (AUTOGRAD_ALONE_AFTER) ---------------------------------------
 
 
@@ -347,12 +595,36 @@ def test_the_process_ids_beside_the_run_are_read_or_refused():
     assert BESIDE == "AUTOGRAD_ALONE_AFTER"
     assert beside_pids({}) == () and beside_pids({BESIDE: " "}) == ()
     assert beside_pids({BESIDE: "12  345\n"}) == (12, 345)
+    assert beside_pids({BESIDE: "1"}) == (1,)  # the smallest process id there is
     with pytest.raises(pytest.UsageError, match=r"AUTOGRAD_ALONE_AFTER='12,3': expected process"):
         beside_pids({BESIDE: "12,3"})
     with pytest.raises(pytest.UsageError, match=r"AUTOGRAD_ALONE_AFTER='0': a process id is"):
         beside_pids({BESIDE: "0"})
     with pytest.raises(pytest.UsageError, match="a process id is"):
         beside_pids({BESIDE: "5 -1"})
+
+
+def test_a_process_whose_name_holds_a_parenthesis_and_a_state_letter_runs():
+    """/proc/PID/stat puts the name in parentheses before the state, and a name may itself hold
+    ") Z (": the state is read after the last parenthesis."""
+    code = (
+        "import ctypes, sys\n"
+        "ctypes.CDLL(None).prctl(15, b'x) Z (y', 0, 0, 0)  # PR_SET_NAME\n"
+        "print('named', flush=True)\n"
+        "sys.stdin.read()"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout.readline() == "named\n"
+        assert Path(f"/proc/{proc.pid}/comm").read_text() == "x) Z (y\n"
+        assert process_running(proc.pid)
+    finally:
+        proc.stdin.close()
+        proc.wait()
+        proc.stdout.close()
+    assert not process_running(proc.pid)
 
 
 def test_a_process_runs_until_it_ended_not_until_it_was_waited_for():
