@@ -19,6 +19,7 @@ from claimkit import CLAIMS, DATE, VERSIONS, context_for, make_snippets
 from verified.claims import ROOT, all_cases
 from verified.pytest_plugin import process_running
 from verified.runner import Runner, Worker, WorkerDied, worker_env
+from verified.versions import installed_versions
 
 FAKE = "tests.fakeworker"
 
@@ -260,6 +261,7 @@ def test_the_lanes_and_the_timing_cases(scheduler, cases):
     timing = [c for c in cpu if c.claim.kind == "timing"]
     assert timing and {c.framework for c in timing} == {"paddle", "torch"}
     lanes = scheduler(cpu)
+    assert set(lanes.futures) == {c.name for c in cpu if c.claim.kind != "timing"}  # run later
     for case in timing:
         observed = lanes.result(case)["observed"]
         assert not any(thread.is_alive() for thread in lanes.threads)
@@ -359,6 +361,10 @@ def test_the_order_of_the_items(scheduler, pytester, monkeypatch):
 
         def test_plain():
             pass
+
+        @pytest.mark.parametrize("n", [1])  # a mark, but not "alone": a plain test still
+        def test_plain_marked(n):
+            pass
         """
     )
     result = pytester.runpytest_inprocess("-v", "-p", "no:cacheprovider")
@@ -367,13 +373,14 @@ def test_the_order_of_the_items(scheduler, pytester, monkeypatch):
     groups: list[str] = []
     for nodeid in ran:
         name = nodeid.rsplit("::", 1)[-1]
-        group = {"test_plain": "plain", "test_timed": "alone"}.get(name, "claim")
+        group = {"test_plain": "plain", "test_plain_marked[1]": "plain", "test_timed": "alone"}
+        group = group.get(name, "claim")
         group = "timing" if name.startswith("speed[") else group
         if not groups or groups[-1] != group:
             groups.append(group)
     assert groups == ["plain", "claim", "alone", "timing"], ran
     assert any("test_timed PASSED" in line for line in result.outlines)  # the lanes had ended
-    assert len(ran) == 2 + 14  # the two tests and every case of the fixture claims
+    assert len(ran) == 3 + 14  # the three tests and every case of the fixture claims
     said = f"work started beside this run (AUTOGRAD_ALONE_AFTER={ended.pid}): had ended when"
     assert any(line.startswith(said) for line in result.outlines), result.outlines[-5:]
 
@@ -411,7 +418,8 @@ def waits_for_file(path: Path):
 @pytest.fixture
 def claims_run(scheduler, pytester, monkeypatch):
     """Runs pytest in this process on the fixture claims with stand-in workers; the run context
-    is fixed (date, processor, Python, engine hash) and may be captured once per run only; the
+    is fixed (date, processor, Python, engine hash; the framework releases are those installed,
+    as the collected cases' are) and may be captured once per run only; the
     judge says what ``verdicts`` (case name -> status, reason) says, else passed."""
     from verified import pytest_plugin
 
@@ -427,19 +435,25 @@ def claims_run(scheduler, pytester, monkeypatch):
         def capture():
             captured.append(1)
             assert len(captured) == 1, "the run context was captured twice in one run"
-            return context_for(engine_hash=ENGINE, python="3.11.7")
+            # the releases of the collected cases (the installed ones, or none), not the fixture's
+            return context_for(engine_hash=ENGINE, python="3.11.7", versions=installed_versions())
 
     monkeypatch.setattr(pytest_plugin, "RunContext", OnceContext)
     verdicts: dict[str, tuple[str, str | None]] = {}
-    monkeypatch.setattr(
-        pytest_plugin, "judge", lambda case, observed: verdicts.get(case.name, ("passed", None))
-    )
+    judged: list[str] = []  # the cases run (and so judged) in the last run
+
+    def judge(case, observed):
+        judged.append(case.name)
+        return verdicts.get(case.name, ("passed", None))
+
+    monkeypatch.setattr(pytest_plugin, "judge", judge)
 
     def run(*args: str):
         captured.clear()
+        judged.clear()
         return pytester.runpytest_inprocess("-rsx", "-p", "no:cacheprovider", *args)
 
-    run.verdicts = verdicts
+    run.verdicts, run.judged = verdicts, judged
     return run
 
 
@@ -528,15 +542,18 @@ def test_unchanged_results_stand_for_a_new_run_unless_fresh(claims_run, pytester
     first = claims_run("-k", "not speed")
     first.assert_outcomes(passed=7, failed=1, skipped=4, xfailed=0)
     assert not any("not run again" in line for line in first.outlines)
-    ended = stdin_bound()
-    ended.stdin.close()
-    ended.wait()
-    monkeypatch.setenv("AUTOGRAD_ALONE_AFTER", str(ended.pid))
+    ended = [stdin_bound(), stdin_bound()]
+    for proc in ended:
+        proc.stdin.close()
+        proc.wait()
+    pids = f"{ended[0].pid} {ended[1].pid}"
+    monkeypatch.setenv("AUTOGRAD_ALONE_AFTER", pids)
     again = claims_run("-k", "not speed")
     again.assert_outcomes(passed=7, failed=1, skipped=4)
+    assert claims_run.judged == ["fixture.grad[torch-cpu]"]  # the others were not run again
     assert summary_lines(again) == [
         "claims report: build/claims.json (1 failed, 7 passed, 4 skipped)",
-        f"work started beside this run (AUTOGRAD_ALONE_AFTER={ended.pid}): "
+        f"work started beside this run (AUTOGRAD_ALONE_AFTER={pids}): "
         "not waited for: nothing ran alone",
         "11 case(s) not run again: their result from this host, with every input unchanged, "
         "stands (--fresh runs them)",
@@ -547,6 +564,7 @@ def test_unchanged_results_stand_for_a_new_run_unless_fresh(claims_run, pytester
     monkeypatch.setenv("AUTOGRAD_REPORT", str(elsewhere))
     fresh = claims_run("-k", "not speed", "--fresh")
     fresh.assert_outcomes(passed=7, failed=1, skipped=4)
+    assert len(claims_run.judged) == 8  # every case on the CPU (the GPU ones are skipped)
     assert summary_lines(fresh) == [f"claims report: {elsewhere} (1 failed, 7 passed, 4 skipped)"]
     assert json.loads(elsewhere.read_text())["name"] == "this build"
 
@@ -604,12 +622,13 @@ def test_the_process_ids_beside_the_run_are_read_or_refused():
         beside_pids({BESIDE: "5 -1"})
 
 
-def test_a_process_whose_name_holds_a_parenthesis_and_a_state_letter_runs():
+@pytest.mark.parametrize("name", [b"x) Z (y", b"\xff) X (\xfe"])
+def test_a_process_whose_name_holds_a_parenthesis_and_a_state_letter_runs(name):
     """/proc/PID/stat puts the name in parentheses before the state, and a name may itself hold
-    ") Z (": the state is read after the last parenthesis."""
+    ") Z (", and bytes that are not UTF-8: the state is read after the last parenthesis."""
     code = (
         "import ctypes, sys\n"
-        "ctypes.CDLL(None).prctl(15, b'x) Z (y', 0, 0, 0)  # PR_SET_NAME\n"
+        f"ctypes.CDLL(None).prctl(15, {name!r}, 0, 0, 0)  # PR_SET_NAME\n"
         "print('named', flush=True)\n"
         "sys.stdin.read()"
     )
@@ -618,7 +637,7 @@ def test_a_process_whose_name_holds_a_parenthesis_and_a_state_letter_runs():
     )
     try:
         assert proc.stdout.readline() == "named\n"
-        assert Path(f"/proc/{proc.pid}/comm").read_text() == "x) Z (y\n"
+        assert Path(f"/proc/{proc.pid}/comm").read_bytes() == name + b"\n"
         assert process_running(proc.pid)
     finally:
         proc.stdin.close()

@@ -39,9 +39,10 @@ SCRIPT = """<script>(function () {
 })();</script>"""
 
 
-def old_anchors(path: Path = MAP) -> dict[str, dict[str, dict[str, str]]]:
+def old_anchors(path: Path | None = None) -> dict[str, dict[str, dict[str, str]]]:
     """article -> language -> old id -> target (``page.md`` or ``page.md#anchor``, relative
-    to the article's folder)."""
+    to the article's folder), from ``path`` (default: ``MAP``, read when called)."""
+    path = MAP if path is None else path
     if not path.is_file():
         return {}
     return tomllib.loads(path.read_text(encoding="utf-8"))

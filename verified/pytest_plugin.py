@@ -124,11 +124,11 @@ def beside_pids(environ: dict[str, str]) -> tuple[int, ...]:
 def process_running(pid: int) -> bool:
     """Whether process ``pid`` exists and has not ended (a zombie, ended but not yet waited
     for by its parent, has ended)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    try:  # bytes: a process's name may be any bytes, not text
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
     except (FileNotFoundError, ProcessLookupError):
         return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    return stat.rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
 
 
 def wait_for_processes(pids: tuple[int, ...], poll: float = 0.2) -> float:

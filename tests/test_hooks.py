@@ -1,0 +1,267 @@
+"""The MkDocs hooks that choose a page and refuse a build, called as MkDocs calls them, on stub
+pages (no site build): the casebook hook (which page it renders, in which language, and the
+error that names the page), the old-anchor hook (the map it writes into a section's overview,
+the page it refuses), and the claims hook's page paths and pass-through.
+
+The rendering behind them is tested where it lives (tests/test_casebook_page.py,
+tests/test_show_failed.py, tests/test_render.py); the built site is checked by the site tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+import verified.anchor_hooks as anchors
+import verified.casebook_hooks as casebook_hooks
+import verified.mkdocs_hooks as hooks
+from verified import casebook
+
+
+def stub_page(src_uri: str, locale: str | None, url: str = ""):
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri, locale=locale, url=url))
+
+
+# -- the casebook hook ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("src_uri", "locale", "lang"),
+    [("casebook.md", "en", "en"), ("zh/casebook.md", "zh", "zh"), ("casebook.md", None, "en")],
+)
+def test_the_casebook_page_is_rendered_in_its_language(monkeypatch, src_uri, locale, lang):
+    calls = []
+    monkeypatch.setattr(casebook, "render", lambda md, lang: calls.append(lang) or f"[{lang}] {md}")
+    assert casebook_hooks.on_page_markdown("text", stub_page(src_uri, locale), {}, None) == (
+        f"[{lang}] text"
+    )
+    assert calls == [lang]
+
+
+@pytest.mark.parametrize(
+    ("src_uri", "locale"),
+    [
+        ("inplace/casebook.md", "en"),  # a page of that name elsewhere
+        ("zh/inplace/casebook.md", "zh"),
+        ("en/casebook.md", "zh"),  # a folder that is not the page's language
+        ("casebook.markdown", "en"),
+        ("index.md", "en"),
+    ],
+)
+def test_other_pages_are_left_to_the_claims_hook(monkeypatch, src_uri, locale):
+    monkeypatch.setattr(casebook, "render", lambda md, lang: pytest.fail("rendered " + src_uri))
+    assert casebook_hooks.on_page_markdown(
+        "{{ casebook }}", stub_page(src_uri, locale), {}, None
+    ) == ("{{ casebook }}")
+
+
+def test_a_casebook_defect_fails_the_build_naming_the_page(monkeypatch):
+    def broken(markdown, lang):
+        raise casebook.CasebookError("casebook/reports.toml:\nrow 3: no section #gone")
+
+    monkeypatch.setattr(casebook, "render", broken)
+    with pytest.raises(PluginError) as raised:
+        casebook_hooks.on_page_markdown("x", stub_page("zh/casebook.md", "zh"), {}, None)
+    assert str(raised.value) == (
+        "docs/zh/casebook.md: casebook/reports.toml:\nrow 3: no section #gone"
+    )
+
+
+def test_the_casebook_hook_runs_before_the_claims_hook():
+    assert casebook_hooks.on_page_markdown.mkdocs_priority == 50
+    assert getattr(hooks.on_page_markdown, "mkdocs_priority", 0) == 0
+
+
+# -- the old-anchor hook ----------------------------------------------------------------------
+
+OLD = """
+[demo.en]
+rule-1 = "leaf.md#rule-1-leaf"
+overview-part = "index.md"
+overview-heading = "index.md#short"
+whole-page = "views.md"
+
+[demo.zh]
+rule-1 = "leaf.md#规则-1"
+"""
+
+
+class Files:
+    """What redirect_urls asks of MkDocs' files: the file of a source path, or None."""
+
+    def __init__(self, urls: dict[str, str]) -> None:
+        self.urls = urls
+
+    def get_file_from_path(self, src: str):
+        url = self.urls.get(src)
+        return None if url is None else SimpleNamespace(url=url)
+
+
+FILES = Files(
+    {
+        "en/demo/index.md": "demo/",
+        "en/demo/leaf.md": "demo/leaf/",
+        "en/demo/views.md": "demo/views/",
+        "zh/demo/index.md": "zh/demo/",
+        "zh/demo/leaf.md": "zh/demo/leaf/",
+    }
+)
+
+
+@pytest.fixture
+def old_map(tmp_path, monkeypatch):
+    path = tmp_path / "old-anchors.toml"
+    path.write_text(OLD, encoding="utf-8")
+    monkeypatch.setattr(anchors, "MAP", path)
+    return path
+
+
+def test_the_old_map_is_read_from_its_file_or_empty_without_one(tmp_path, old_map):
+    assert anchors.old_anchors()["demo"]["zh"] == {"rule-1": "leaf.md#规则-1"}
+    assert anchors.old_anchors(tmp_path / "none.toml") == {}
+
+
+@pytest.mark.parametrize(
+    ("src_uri", "found"),
+    [
+        ("en/demo/index.md", ("en", "demo")),
+        ("zh/demo/index.md", ("zh", "demo")),
+        ("en/demo/leaf.md", None),
+        ("en/index.md", None),
+        ("en/demo/part/index.md", None),
+    ],
+)
+def test_only_a_sections_overview_gets_the_map(src_uri, found):
+    assert anchors._overview(src_uri) == found
+
+
+def test_old_ids_lead_to_their_sub_page_relative_to_the_overview(old_map):
+    assert anchors.redirect_urls("en", "demo", "demo/", FILES) == {
+        "rule-1": "leaf/#rule-1-leaf",
+        "overview-heading": "./#short",
+        "whole-page": "views/",
+    }  # "overview-part" is the overview itself: nothing to follow
+    assert anchors.redirect_urls("zh", "demo", "zh/demo/", FILES) == {"rule-1": "leaf/#规则-1"}
+    assert anchors.redirect_urls("en", "other", "other/", FILES) == {}
+
+
+def test_a_target_page_that_does_not_exist_fails_the_build(old_map):
+    missing = Files({k: v for k, v in FILES.urls.items() if k != "en/demo/views.md"})
+    with pytest.raises(PluginError) as raised:
+        anchors.redirect_urls("en", "demo", "demo/", missing)
+    assert str(raised.value) == (
+        "old-anchors.toml: [demo.en] 'whole-page' -> 'views.md': no page en/demo/views.md"
+    )
+
+
+def test_the_overview_carries_the_map_and_the_script_that_follows_it(old_map):
+    page = stub_page("en/demo/index.md", "en", url="demo/")
+    html = anchors.on_page_content("<h1>Demo</h1>", page, {}, FILES)
+    head, data, script = html.split("\n", 2)
+    assert head == "<h1>Demo</h1>"
+    prefix = '<script type="application/json" id="old-anchors">'
+    assert data.startswith(prefix) and data.endswith("</script>")
+    assert json.loads(data[len(prefix) : -len("</script>")]) == anchors.redirect_urls(
+        "en", "demo", "demo/", FILES
+    )
+    assert script == anchors.SCRIPT + "\n"
+    assert 'getElementById("old-anchors")' in anchors.SCRIPT and anchors.SCRIPT_ID == "old-anchors"
+
+
+def test_no_map_where_nothing_is_to_be_followed(old_map, tmp_path):
+    leaf = stub_page("en/demo/leaf.md", "en", url="demo/leaf/")
+    assert anchors.on_page_content("<p>x</p>", leaf, {}, FILES) == "<p>x</p>"
+    other = stub_page("en/other/index.md", "en", url="other/")
+    assert anchors.on_page_content("<p>x</p>", other, {}, FILES) == "<p>x</p>"
+
+
+def test_the_map_cannot_close_its_script_element(old_map, tmp_path, monkeypatch):
+    path = tmp_path / "closing.toml"
+    path.write_text('[demo.en]\n"</script><b>" = "leaf.md"\n', encoding="utf-8")
+    monkeypatch.setattr(anchors, "MAP", path)
+    html = anchors.on_page_content("", stub_page("en/demo/index.md", "en", "demo/"), {}, FILES)
+    data = html.split("\n")[1]
+    assert "</script><b>" not in data and "\\u003c/script>\\u003cb>" in data
+    assert data.count("</script>") == 1
+
+
+# -- the claims hook --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("src_uri", "lang", "where"),
+    [
+        ("inplace/leaf-tensors.md", "en", "en/inplace/leaf-tensors.md"),
+        ("zh/inplace/leaf-tensors.md", "zh", "zh/inplace/leaf-tensors.md"),
+        ("en/index.md", "en", "en/index.md"),
+        ("index.md", "zh", "zh/index.md"),
+        ("zh", "zh", "zh/zh"),  # a name without a folder stays whole
+    ],
+)
+def test_a_pages_place_below_its_language(src_uri, lang, where):
+    assert hooks.page_path(src_uri, lang) == where
+
+
+def test_a_notebook_page_passes_through_unrendered():
+    text = "{{ inplace.leaf-error | torch | output }}"
+    page = stub_page("inplace/notebooks/x.ipynb", "en")
+    assert hooks.on_page_markdown(text, page, {}, None) is text
+
+
+def test_the_claims_hook_renders_for_the_pages_place_and_language(monkeypatch):
+    from verified.pages import site
+
+    seen = []
+
+    def render(markdown, lang, where):
+        seen.append((lang, where))
+        return markdown.replace("{{ x }}", "值")
+
+    monkeypatch.setattr(site, "render", render)
+    monkeypatch.setattr(hooks, "translate_page", lambda text, lang, where: f"{text}|{where}")
+    zh = hooks.on_page_markdown("第一行\n{{ x }}", stub_page("zh/a/b.md", "zh"), {}, None)
+    assert zh == "第一行值|zh/a/b.md"  # a soft break between Chinese characters is joined
+    en = hooks.on_page_markdown("line\n{{ x }}", stub_page("a/b.md", None), {}, None)
+    assert en == "line\n值|en/a/b.md"  # English keeps its line breaks; no locale is English
+    assert seen == [("zh", "zh/a/b.md"), ("en", "en/a/b.md")]
+
+
+def test_a_report_error_fails_the_build_as_a_plugin_error(monkeypatch):
+    from verified.pages import site
+    from verified.report import ReportError
+
+    def render(markdown, lang, where):
+        raise ReportError("build/claims.json is missing: run the claims first")
+
+    monkeypatch.setattr(site, "render", render)
+    with pytest.raises(PluginError, match=r"^build/claims.json is missing: run the claims first$"):
+        hooks.on_page_markdown("x", stub_page("a.md", "en"), {}, None)
+
+
+def test_the_build_state_is_reset_at_startup_and_before_each_build(monkeypatch):
+    from verified.pages import site
+
+    calls = []
+    monkeypatch.setattr(site, "reset", lambda: calls.append("reset"))
+    monkeypatch.setattr(hooks, "draw_figures", lambda config: calls.append(("figures", config)))
+    hooks.on_startup("serve", False)
+    hooks.on_pre_build({"site": 1})
+    assert calls == ["reset", "reset", ("figures", {"site": 1})]
+
+
+def test_the_failure_summary_goes_to_stderr_only_when_there_is_one(monkeypatch, capsys):
+    from verified.pages import site
+
+    monkeypatch.setattr(site, "failed_summary", lambda: "")
+    hooks.on_post_build({})
+    assert capsys.readouterr() == ("", "")
+    monkeypatch.setattr(site, "failed_summary", lambda: "2 claims failed")
+    hooks.on_post_build({})
+    assert capsys.readouterr() == ("", "2 claims failed\n")
+
+
+def test_the_hooks_find_the_project_when_loaded_by_path():
+    assert hooks.ROOT == casebook_hooks.ROOT == Path(__file__).resolve().parent.parent
