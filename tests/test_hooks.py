@@ -1,7 +1,9 @@
 """The MkDocs hooks that choose a page and refuse a build, called as MkDocs calls them, on stub
 pages (no site build): the casebook hook (which page it renders, in which language, and the
 error that names the page), the old-anchor hook (the map it writes into a section's overview,
-the page it refuses), and the claims hook's page paths and pass-through.
+the page it refuses), the claims hook's page paths and pass-through, the search hooks (the
+worker and base each page gets, the blocks left out of the index) and the traceback box's
+tags.
 
 The rendering behind them is tested where it lives (tests/test_casebook_page.py,
 tests/test_show_failed.py, tests/test_render.py); the built site is checked by the site tests."""
@@ -18,11 +20,13 @@ from mkdocs.exceptions import PluginError
 import verified.anchor_hooks as anchors
 import verified.casebook_hooks as casebook_hooks
 import verified.mkdocs_hooks as hooks
+import verified.search_hooks as search_hooks
+import verified.traceback_hooks as traceback_hooks
 from verified import casebook
 
 
 def stub_page(src_uri: str, locale: str | None, url: str = ""):
-    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri, locale=locale, url=url))
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri, locale=locale, url=url), url=url)
 
 
 # -- the casebook hook ------------------------------------------------------------------------
@@ -145,6 +149,8 @@ def test_old_ids_lead_to_their_sub_page_relative_to_the_overview(old_map):
         "whole-page": "views/",
     }  # "overview-part" is the overview itself: nothing to follow
     assert anchors.redirect_urls("zh", "demo", "zh/demo/", FILES) == {"rule-1": "leaf/#规则-1"}
+    zh = anchors.on_page_content("", stub_page("zh/demo/index.md", "zh", "zh/demo/"), {}, FILES)
+    assert '{"rule-1": "leaf/#规则-1"}' in zh  # the characters themselves, not \\u escapes
     assert anchors.redirect_urls("en", "other", "other/", FILES) == {}
 
 
@@ -221,12 +227,14 @@ def test_the_claims_hook_renders_for_the_pages_place_and_language(monkeypatch):
         return markdown.replace("{{ x }}", "值")
 
     monkeypatch.setattr(site, "render", render)
-    monkeypatch.setattr(hooks, "translate_page", lambda text, lang, where: f"{text}|{where}")
+    monkeypatch.setattr(hooks, "translate_page", lambda text, lang, where: f"{text}|{lang}|{where}")
     zh = hooks.on_page_markdown("第一行\n{{ x }}", stub_page("zh/a/b.md", "zh"), {}, None)
-    assert zh == "第一行值|zh/a/b.md"  # a soft break between Chinese characters is joined
+    assert zh == "第一行值|zh|zh/a/b.md"  # a soft break between Chinese characters is joined
     en = hooks.on_page_markdown("line\n{{ x }}", stub_page("a/b.md", None), {}, None)
-    assert en == "line\n值|en/a/b.md"  # English keeps its line breaks; no locale is English
-    assert seen == [("zh", "zh/a/b.md"), ("en", "en/a/b.md")]
+    assert en == "line\n值|en|en/a/b.md"  # English keeps its line breaks; no locale is English
+    bare = SimpleNamespace(file=SimpleNamespace(src_uri="a/c.md"))  # without the i18n plugin
+    assert hooks.on_page_markdown("{{ x }}", bare, {}, None) == "值|en|en/a/c.md"
+    assert seen == [("zh", "zh/a/b.md"), ("en", "en/a/b.md"), ("en", "en/a/c.md")]
 
 
 def test_a_report_error_fails_the_build_as_a_plugin_error(monkeypatch):
@@ -265,3 +273,131 @@ def test_the_failure_summary_goes_to_stderr_only_when_there_is_one(monkeypatch, 
 
 def test_the_hooks_find_the_project_when_loaded_by_path():
     assert hooks.ROOT == casebook_hooks.ROOT == Path(__file__).resolve().parent.parent
+
+
+# -- the search hooks -------------------------------------------------------------------------
+
+
+class I18n:
+    """The mkdocs-static-i18n plugin as the hooks read it."""
+
+    def __init__(self, default: str = "en", langs=("en", "zh"), building: bool = False):
+        self.default_language, self.build_languages, self.building = default, list(langs), building
+
+
+def config_with(i18n=None):
+    return SimpleNamespace(plugins={"i18n": i18n} if i18n else {})
+
+
+def page_html(app: dict, extra: str = "") -> str:
+    return (
+        '<html><head><script id="__config" type="application/json">'
+        + json.dumps(app)
+        + "</script>"
+        + extra
+        + "</head><body><p>x</p></body></html>"
+    )
+
+
+def app_of(html: str, index: int = 0) -> dict:
+    found = search_hooks.CONFIG_SCRIPT.findall(html)
+    return json.loads(found[index][1])
+
+
+@pytest.mark.parametrize(
+    ("config", "languages"),
+    [(config_with(), ("", [])), (config_with(I18n("zh", ("zh", "en"))), ("zh", ["zh", "en"]))],
+)
+def test_the_search_hooks_read_the_languages_from_the_i18n_plugin(config, languages):
+    assert search_hooks.languages(config) == languages
+
+
+WORKER = "assets/javascripts/workers/search.0123abcd.min.js"
+
+
+def test_each_page_searches_with_the_paste_worker_and_from_its_languages_root():
+    app = {"base": "../..", "search": f"../../{WORKER}"}
+    ours = "../../assets/javascripts/workers/search-as-pasted.js?material=search.0123abcd.min.js"
+    config = config_with(I18n())
+    english = search_hooks.on_post_page(page_html(app), stub_page("a/b.md", "en"), config)
+    assert app_of(english) == {"base": "../..", "search": ours}
+    chinese = search_hooks.on_post_page(page_html(app), stub_page("zh/a/b.md", "zh"), config)
+    assert app_of(chinese) == {"base": "../../zh/", "search": ours}
+    unnamed = search_hooks.on_post_page(page_html(app), stub_page("a/b.md", None), config)
+    assert app_of(unnamed)["base"] == "../.."  # no locale: the default language
+    alone = search_hooks.on_post_page(page_html(app), stub_page("zh/a/b.md", "zh"), config_with())
+    assert app_of(alone) == {"base": "../..", "search": ours}  # no i18n plugin: one language
+    twice = search_hooks.on_post_page(chinese, stub_page("zh/a/b.md", "zh"), config_with())
+    assert app_of(twice)["search"] == ours  # a page already on it is left as it is
+
+
+def test_only_the_first_config_script_is_rewritten():
+    app = {"base": ".", "search": WORKER}
+    second = '<script id="__config" type="application/json">{"base": "."}</script>'
+    html = search_hooks.with_base(page_html(app, second), "zh")
+    assert app_of(html, 0)["base"] == "zh/" and app_of(html, 1) == {"base": "."}
+    assert html.endswith("</head><body><p>x</p></body></html>")
+
+
+@pytest.mark.parametrize(
+    ("meta", "kept"),
+    [({"search_outputs": True}, True), ({"search_outputs": "true"}, False), ({}, False)],
+)
+def test_what_a_run_printed_is_searchable_only_where_the_page_says_so(meta, kept):
+    block = '<div class="claim-output highlight"><pre>ValueError</pre></div>'
+    page = SimpleNamespace(meta=meta)
+    shown = search_hooks.on_page_content(block, page, {}, None)
+    excluded = '<div class="claim-output highlight" data-search-exclude="code"><pre>ValueError'
+    assert shown == (block if kept else excluded + "</pre></div>")
+
+
+@pytest.mark.parametrize(
+    ("html", "marked"),
+    [
+        ('<div class="highlight"><pre>x</pre></div>', True),
+        ('<div class="language-python highlight"><pre>x</pre></div>', True),
+        ('<div class="highlight hl-lines"><pre>x</pre></div>', True),
+        ('<div class="nohighlight"><pre>x</pre></div>', False),
+        ('<div class="highlighted"><pre>x</pre></div>', False),
+    ],
+)
+def test_which_blocks_are_code_blocks(html, marked):
+    tag_end = html.index(">")
+    expected = html[:tag_end] + ' data-search-exclude="code"' + html[tag_end:] if marked else html
+    assert search_hooks.exclude_code_blocks(html) == expected
+
+
+def test_the_stop_word_separator_longest_first_and_escaped():
+    assert search_hooks.stop_word_separator(["to", "the", "a-b", "it", "to"]) == (
+        r"\b(?:[aA]\-[bB]|[tT][hH][eE]|[iI][tT]|[tT][oO])\b"
+    )
+
+
+# -- the traceback box's hooks ----------------------------------------------------------------
+
+
+def test_every_page_gets_the_box_once_in_its_language():
+    from verified import tracebacks
+
+    config = config_with(I18n())
+    html = "<html><body><p>x</p></body></html><!-- </body> -->"
+    zh = traceback_hooks.on_post_page(html, stub_page("zh/a/b.md", "zh", "zh/a/b/"), config)
+    tags_zh = traceback_hooks.tags("zh/a/b/", "zh", "en")
+    assert zh == html.replace("</body>", tags_zh + "</body>", 1)
+    assert f'data-traceback-header="{tracebacks.WORDS["zh"]["header"]}"' in tags_zh
+    assert 'src="../../../assets/javascripts/traceback.js"' in tags_zh
+    default = traceback_hooks.on_post_page(html, stub_page("a.md", None, ""), config_with())
+    assert default == html.replace("</body>", traceback_hooks.tags("", "en", "en") + "</body>", 1)
+    assert 'href="assets/stylesheets/traceback.css"' in traceback_hooks.tags("", "en", "en")
+
+
+def test_a_language_without_words_gets_the_default_languages():
+    from verified import tracebacks
+
+    shown = traceback_hooks.tags("fr/", "fr", "zh")
+    assert f'data-traceback-header="{tracebacks.WORDS["zh"]["header"]}"' in shown
+
+
+def test_the_box_reads_the_languages_from_the_i18n_plugin():
+    assert traceback_hooks._languages(config_with()) == ("en", ["en"])
+    assert traceback_hooks._languages(config_with(I18n("zh", ("zh", "en")))) == ("zh", ["zh", "en"])

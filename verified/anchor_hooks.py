@@ -70,9 +70,7 @@ def redirect_urls(lang: str, article: str, page_url: str, files) -> dict[str, st
             )
         if src == f"{lang}/{article}/index.md" and not anchor:
             continue  # the overview itself: nothing to follow
-        url = get_relative_url(file.url, page_url)
-        if file.url.endswith("/") and not url.endswith("/"):
-            url += "/"
+        url = get_relative_url(file.url, page_url)  # keeps a directory URL's final slash
         urls[old_id] = url + (f"#{anchor}" if anchor else "")
     return urls
 

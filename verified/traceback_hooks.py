@@ -44,9 +44,9 @@ def _languages(config) -> tuple[str, list[str]]:
 
 def tags(page_url: str, lang: str, default: str) -> str:
     """The stylesheet and script of the box, relative to the page at ``page_url``."""
-    here = posixpath.dirname(page_url.rstrip("/") + "/x") if page_url else ""
-    style = posixpath.relpath(STYLE, here or ".")
-    script = posixpath.relpath(SCRIPT, here or ".")
+    here = page_url or "."  # a page's URL is its folder ("inplace/leaf-tensors/"), or ""
+    style = posixpath.relpath(STYLE, here)
+    script = posixpath.relpath(SCRIPT, here)
     label = html.escape(tracebacks.WORDS.get(lang, tracebacks.WORDS[default])["header"])
     return (
         f'<link rel="stylesheet" href="{style}">'
