@@ -325,6 +325,8 @@ def test_each_page_searches_with_the_paste_worker_and_from_its_languages_root():
     assert app_of(chinese) == {"base": "../../zh/", "search": ours}
     unnamed = search_hooks.on_post_page(page_html(app), stub_page("a/b.md", None), config)
     assert app_of(unnamed)["base"] == "../.."  # no locale: the default language
+    bare = SimpleNamespace(file=SimpleNamespace(src_uri="a/b.md"), url="a/b/")  # no i18n attribute
+    assert app_of(search_hooks.on_post_page(page_html(app), bare, config))["base"] == "../.."
     alone = search_hooks.on_post_page(page_html(app), stub_page("zh/a/b.md", "zh"), config_with())
     assert app_of(alone) == {"base": "../..", "search": ours}  # no i18n plugin: one language
     twice = search_hooks.on_post_page(chinese, stub_page("zh/a/b.md", "zh"), config_with())
@@ -388,6 +390,8 @@ def test_every_page_gets_the_box_once_in_its_language():
     assert 'src="../../../assets/javascripts/traceback.js"' in tags_zh
     default = traceback_hooks.on_post_page(html, stub_page("a.md", None, ""), config_with())
     assert default == html.replace("</body>", traceback_hooks.tags("", "en", "en") + "</body>", 1)
+    bare = SimpleNamespace(file=SimpleNamespace(src_uri="a.md"), url="")  # no i18n attribute
+    assert traceback_hooks.on_post_page(html, bare, config) == default
     assert 'href="assets/stylesheets/traceback.css"' in traceback_hooks.tags("", "en", "en")
 
 
