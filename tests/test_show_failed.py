@@ -153,3 +153,89 @@ def test_a_figure_asks_the_standing_of_its_records(tmp_path, monkeypatch, capsys
     figures.draw_figures(config)
     svg = (tmp_path / "docs" / "en" / "figures" / "fixture-launch.svg").read_text("utf-8")
     assert "agree: True" in svg
+
+
+def test_the_summary_word_for_word(tmp_path, monkeypatch, capsys):
+    """Two failed cases, one on both pages, one on none: the summary names each with its
+    pages or its report, its status and the first line of its reason, then the command."""
+    snippets = failed_report(
+        tmp_path, {("fixture.launch", "paddle", "cpu"), ("fixture.speed", "torch", "cpu")}
+    )
+    use_report(monkeypatch, tmp_path, snippets, shown=True)
+    for lang in ("en", "zh"):
+        hooks.on_page_markdown(PAGE, stub_page(lang), {}, None)
+    assert site.failed_summary() == "\n".join(
+        [
+            "2 claim case(s) failed on this machine, are stale or did not run "
+            "(AUTOGRAD_SHOW_FAILED=1 marks them ✗ on their pages; `nox -s tests` refuses them):",
+            f"  fixture.launch[paddle-cpu] on en/fixture.md, zh/fixture.md: failed: {REASON}",
+            "  fixture.speed[torch-cpu] (this build) on no page, listed on the verification "
+            f"page: failed: {REASON}",
+            "Rerun them: python -m pytest snippets -k "
+            "'fixture.launch[paddle-cpu] or fixture.speed[torch-cpu]'",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("stale", "reason", "said"),
+    [
+        ("the snippet changed", "ignored", "stale: the snippet changed"),
+        (None, "first line " + "x" * 200 + "\nsecond line", "failed: first line " + "x" * 149),
+        (None, None, "failed: "),
+        (None, "  \n", "failed: "),
+    ],
+)
+def test_why_a_case_is_listed(stale, reason, said):
+    entry = SimpleNamespace(stale=stale, rec={"reason": reason}, status="failed")
+    assert site._reason(entry) == said
+
+
+def test_the_reports_are_read_once_per_build_and_a_missing_one_is_a_plugin_error(monkeypatch):
+    from verified.report import ReportError
+
+    made = []
+
+    class Counted:
+        def __init__(self):
+            made.append(self)
+
+    monkeypatch.setattr(site, "Reports", Counted)
+    monkeypatch.setattr(site, "_reports", None)
+    first = site.report()
+    assert site.report() is first and len(made) == 1
+    site.FAILED["x"] = {}
+    site.reset()
+    assert site.FAILED == {} and site.report() is not first and len(made) == 2
+
+    def missing():
+        raise ReportError("build/claims.json: no such report; run the claims first")
+
+    monkeypatch.setattr(site, "Reports", missing)
+    site.reset()
+    with pytest.raises(PluginError) as raised:
+        site.report()
+    assert str(raised.value) == "build/claims.json: no such report; run the claims first"
+    site.reset()
+
+
+def test_a_notebooks_values_carry_no_link_to_the_report(tmp_path, monkeypatch):
+    snippets = failed_report(tmp_path, set())
+    use_report(monkeypatch, tmp_path, snippets, shown=True)
+    page = "Value {{ fixture.grad | torch | value }}."
+    linked = site.render(page, "en", "en/fixture.md")
+    plain = site.render(page, "en", "en/fixture.md", provenance=False)
+    assert "verification" in linked and plain != linked and "verification" not in plain
+
+
+def test_a_case_marked_before_any_report_was_read_is_still_summed_up(monkeypatch):
+    """A figure can mark a case before a page read the reports (then no record is unshown)."""
+    monkeypatch.setattr(site, "_reports", None)
+    monkeypatch.setattr(site, "FAILED", {})
+    entry = SimpleNamespace(stale=None, rec={"reason": "why"}, status="failed")
+    site.add_failure("a.b[torch-cpu]", entry, "figure f")
+    site.add_failure("a.b[torch-cpu]", entry, "en/x.md")
+    assert site.failed_summary().splitlines()[1:] == [
+        "  a.b[torch-cpu] on en/x.md, figure f: failed: why",
+        "Rerun them: python -m pytest snippets -k 'a.b[torch-cpu]'",
+    ]
