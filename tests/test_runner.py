@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -296,8 +297,6 @@ def test_each_lane_runs_its_own_cases_longest_first(scheduler, tmp_path, monkeyp
     """A framework's lane runs that framework's cheap cases, the fresh lane the isolated ones,
     each lane the case with the longest time limit first; the lanes are daemon threads named by
     lane, and only the cases that are not timed get a future."""
-    import threading
-
     from verified import pytest_plugin
 
     claims = CLAIMS.replace('snippet = "grad"\n', 'snippet = "grad"\ntimeout = 90\n')
@@ -389,25 +388,6 @@ def test_the_order_of_the_items(scheduler, pytester, monkeypatch):
 
 ENGINE = "fixture-engine"
 
-BESIDE_CONFTEST = """
-import os
-import threading
-from pathlib import Path
-
-import pytest
-
-pytest_plugins = ["verified.pytest_plugin"]
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item):
-    # the first timing case is about to wait for the work beside the run: that work ends
-    # 0.3 s later, so the wait is seen to last
-    go = Path(os.environ["BESIDE_GO"])
-    if ".speed[" in item.name and not go.exists():
-        threading.Timer(0.3, go.write_text, args=("go",)).start()
-"""
-
 
 def waits_for_file(path: Path):
     """A process that runs until ``path`` exists."""
@@ -426,8 +406,15 @@ def claims_run(scheduler, pytester, monkeypatch):
     for name in ("CI", "AUTOGRAD_FRESH", "AUTOGRAD_REPORT", "AUTOGRAD_REPORT_NAME", "AUTOGRAD_ALONE_AFTER"):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
     make_snippets(pytester.path)
-    pytester.makeconftest(BESIDE_CONFTEST)
-    monkeypatch.setenv("BESIDE_GO", str(pytester.path / "go"))
+    pytester.makeconftest('pytest_plugins = ["verified.pytest_plugin"]')
+    real_wait = pytest_plugin.wait_for_processes
+
+    def wait_then_end(pids, poll=0.2):
+        # the work beside the run (waits_for_file) ends 0.3 s after the wait for it began
+        threading.Timer(0.3, (pytester.path / "go").write_text, args=("go",)).start()
+        return real_wait(pids, poll)
+
+    monkeypatch.setattr(pytest_plugin, "wait_for_processes", wait_then_end)
     captured: list[int] = []
 
     class OnceContext:
