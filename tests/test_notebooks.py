@@ -631,7 +631,10 @@ def test_a_kernel_that_dies_fails_its_notebook_alone_with_the_end_of_its_log():
     )
     assert isinstance(died, nbs.NotebookFailed), died
     message = str(died)
-    assert message.startswith("demo/crashing: the kernel died"), message
+    assert message.startswith(
+        "demo/crashing: the kernel died (Kernel died; signal 11 (Segmentation fault)) while "
+        "running cell 1; "
+    ), message
     assert "Fatal Python error: Segmentation fault\n" in message, message
     assert re.search(r"Current thread .*\n +File .*, line 2 in <module>\n", message), message
     assert "build/notebooks/logs/demo-crashing.log" in message, message

@@ -19,6 +19,7 @@ import asyncio
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -125,6 +126,15 @@ def _kernel_log_tail(name: str, lines: int = 15) -> str:
     return f"; the end of its kernel's log ({shown_path}):\n{shown}"
 
 
+def _ending(returncode: int | None) -> str:
+    """How a kernel's process ended, from its return code."""
+    if returncode is None:
+        return "its process had not ended"
+    if returncode < 0:
+        return f"signal {-returncode} ({signal.strsignal(-returncode)})"
+    return f"exit code {returncode}"
+
+
 def execute(nb, name: str, device: str, *, timeout: float | None = None) -> float:
     """Execute ``nb`` in place in a fresh kernel on ``device``; return the seconds it took."""
     from jupyter_core.utils import run_sync
@@ -192,6 +202,17 @@ async def execute_async(nb, name: str, device: str, *, timeout: float | None = N
         resources={"metadata": {"path": str(run_dir)}},
         config=config,
     )
+    seen: dict = {}  # the cell being executed; how the kernel's process ended, if it did
+
+    def cell_started(cell, cell_index):
+        seen["cell"] = cell_index
+
+    def notebook_failed(notebook):  # before nbclient cleans the kernel up
+        process = getattr(getattr(client.km, "provisioner", None), "process", None)
+        seen["ended"] = process.poll() if process is not None else None
+
+    client.on_cell_execute = cell_started
+    client.on_notebook_error = notebook_failed
     log_path = kernel_log(name)
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115
@@ -206,7 +227,8 @@ async def execute_async(nb, name: str, device: str, *, timeout: float | None = N
         raise NotebookFailed("; ".join(problems) or f"{name}: a cell failed") from None
     except DeadKernelError as exc:
         raise NotebookFailed(
-            f"{name}: the kernel died ({str(exc)[:200]}){_kernel_log_tail(name)}"
+            f"{name}: the kernel died ({str(exc)[:200]}; {_ending(seen.get('ended'))}) while "
+            f"running cell {seen.get('cell', '?')}{_kernel_log_tail(name)}"
         ) from None
     finally:
         seconds = time.perf_counter() - started
