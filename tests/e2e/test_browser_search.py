@@ -49,6 +49,26 @@ ARTICLE_CASES = {
 # A symptom or a heading's words -> the sub-page that answers it (a page of its own, not just
 # its article): the sub-pages of issue 21, in both languages; since issue 29, every sub-page.
 SUB_PAGE_CASES = {
+    "en-mark-non-differentiable": (
+        "en",
+        "custom Function returns a mask that needs no gradient mark_non_differentiable",
+        "inplace/custom-functions/",
+    ),
+    "zh-mark-non-differentiable": (
+        "zh",
+        "PyLayer 原样返回不需要梯度的输入",
+        "inplace/custom-functions/",
+    ),
+    "en-pylayer-backward-never-runs": (
+        "en",
+        "PyLayer backward never called weight gets no gradient",
+        "inplace/custom-functions/",
+    ),
+    "zh-pylayer-backward-never-runs": (
+        "zh",
+        "PyLayer 反向从不执行 权重没有梯度",
+        "inplace/custom-functions/",
+    ),
     "en-inplace-layer-loop": (
         "en",
         "loop that switches every layer to inplace=True",
@@ -280,6 +300,10 @@ ENTRY_QUERIES = {
         "that doesn't stop gradient can't use inplace strategy",
         "leaf-in-place",
     ),
+    "mark-dirty-not-input-message": (
+        "ctx.mark_dirty() received a tensor that was not an input",
+        "mark-dirty-not-input",
+    ),
     "leaf-view-torch-message": (
         "a view of a leaf Variable that requires grad is being used in an in-place operation.",
         "leaf-item-assignment",
@@ -425,6 +449,7 @@ ENTRY_QUERIES_IN = {  # words of one language's entries, searched on that langua
         "zh-second-backward-words": ("第二次反向传播", "second-backward"),
         "zh-backward-hook-words": ("完整反向钩子 原位网络层", "backward-hook-view"),
         "zh-sync-batch-norm-words": ("在 CPU 上使用 SyncBatchNorm", "sync-batch-norm-cpu"),
+        "zh-mark-dirty-words": ("把不是输入的张量标记为 dirty", "mark-dirty-not-input"),
         # Latin words run into Chinese ones without spaces, as Chinese readers type them
         "zh-inplace-run-in": ("使用inplace操作后报错", "modified-by-an-inplace-operation"),
         "zh-sync-batch-norm-run-in": ("在CPU上使用SyncBatchNorm", "sync-batch-norm-cpu"),
@@ -434,6 +459,10 @@ ENTRY_QUERIES_IN = {  # words of one language's entries, searched on that langua
         "en-second-backward-words": ("backward twice retain_graph", "second-backward"),
         "en-backward-hook-words": ("full backward hook in-place layer", "backward-hook-view"),
         "en-sync-batch-norm-words": ("SyncBatchNorm on the CPU", "sync-batch-norm-cpu"),
+        "en-mark-dirty-words": (
+            "mark_dirty on a tensor that is not an input",
+            "mark-dirty-not-input",
+        ),
     },
 }
 # Operation names in the messages shown on the error index: each must find its own entry.
