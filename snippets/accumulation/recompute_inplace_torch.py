@@ -1,0 +1,64 @@
+import torch
+import torch.nn.functional as F
+from torch.utils.checkpoint import checkpoint
+
+torch.manual_seed(0)
+linear = torch.nn.Linear(2, 2)
+mask = torch.tensor([[1.0, 0.0]])  # data that needs no gradient
+
+
+def block(hidden):
+    hidden = F.relu(hidden, inplace=True)  # the block's first write goes into its input
+    return linear(hidden)
+
+
+def out_of_place_block(hidden):
+    hidden = F.relu(hidden)
+    return linear(hidden)
+
+
+def masked_block(hidden, mask):
+    return linear(hidden) * mask, mask  # hands its input `mask` on to the next block
+
+
+def weight_grad(forward):
+    """Call `forward` on `weight * 3`, then backward: the weight's gradient, or where it raised."""
+    weight = torch.tensor([[1.0, -2.0]], requires_grad=True)
+    hidden = weight * 3  # not a leaf: an in-place write into it is allowed
+    try:
+        output = forward(hidden)
+    except RuntimeError as error:
+        return {"raised at": "the call", "error": f"{type(error).__name__}: {error}"}
+    try:
+        output.sum().backward()
+    except RuntimeError as error:
+        return {"raised at": "backward", "error": f"{type(error).__name__}: {error}"}
+    return {"weight.grad": weight.grad.tolist()}
+
+
+results = {
+    "block(hidden)": weight_grad(block),
+    "checkpoint(block, hidden, use_reentrant=True)": weight_grad(
+        lambda hidden: checkpoint(block, hidden, use_reentrant=True)
+    ),
+    "checkpoint(block, hidden, use_reentrant=False)": weight_grad(
+        lambda hidden: checkpoint(block, hidden, use_reentrant=False)
+    ),
+    "checkpoint(out_of_place_block, hidden, use_reentrant=True)": weight_grad(
+        lambda hidden: checkpoint(out_of_place_block, hidden, use_reentrant=True)
+    ),
+    "checkpoint(out_of_place_block, hidden, use_reentrant=False)": weight_grad(
+        lambda hidden: checkpoint(out_of_place_block, hidden, use_reentrant=False)
+    ),
+    "masked_block(hidden, mask)": weight_grad(lambda hidden: masked_block(hidden, mask)[0]),
+    "checkpoint(masked_block, hidden, mask, use_reentrant=False)": weight_grad(
+        lambda hidden: checkpoint(masked_block, hidden, mask, use_reentrant=False)[0]
+    ),
+    "checkpoint(masked_block, hidden, mask, use_reentrant=True)": weight_grad(
+        lambda hidden: checkpoint(masked_block, hidden, mask, use_reentrant=True)[0]
+    ),
+}
+for call, result in results.items():
+    print(call)
+    for key, value in result.items():
+        print(f"    {key}: {value}")
