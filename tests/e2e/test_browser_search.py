@@ -49,6 +49,26 @@ ARTICLE_CASES = {
 # A symptom or a heading's words -> the sub-page that answers it (a page of its own, not just
 # its article): the sub-pages of issue 21, in both languages; since issue 29, every sub-page.
 SUB_PAGE_CASES = {
+    "en-checkpoint-inplace": (
+        "en",
+        "checkpoint relu inplace=True error in backward",
+        "accumulation/recomputation/",
+    ),
+    "zh-recompute-inplace": (
+        "zh",
+        "recompute 分段里 relu_ 原位写入 报错",
+        "accumulation/recomputation/",
+    ),
+    "en-stale-grad-reference": (
+        "en",
+        "kept a reference to .grad, stale after zero_grad",
+        "accumulation/gradients-add-up/",
+    ),
+    "zh-stale-grad-reference": (
+        "zh",
+        "保留的 .grad 引用 clear_grad 之后过时",
+        "accumulation/gradients-add-up/",
+    ),
     "en-mark-non-differentiable": (
         "en",
         "custom Function returns a mask that needs no gradient mark_non_differentiable",
