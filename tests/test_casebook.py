@@ -6,6 +6,7 @@ it by hand)."""
 from __future__ import annotations
 
 import random
+import re
 import tomllib
 from pathlib import Path
 
@@ -97,15 +98,17 @@ def graded_rows(text: str) -> list[tuple[str, str]]:
     """(report id, grade) for each row of a grading's table."""
     rows, header = [], None
     for line in text.splitlines():
-        if not line.startswith("| ") or set(line) <= {"|", "-", " "}:
+        if not line.startswith("|"):
+            header = None  # a table ends; the next one has its own header
+            continue
+        if set(line) <= {"|", "-", " ", ":"}:
             continue
         cells = [c.strip() for c in line.strip("|").split("|")]
         if header is None:
             header = cells
             continue
-        if set(cells[0]) <= {"-"}:
-            continue
-        rows.append((cells[0].strip("`"), cells[header.index("grade")].split()[0]))
+        if "grade" in header:  # the tables that count the grades have no column "grade"
+            rows.append((cells[0].strip("`"), cells[header.index("grade")].split()[0]))
     return rows
 
 
@@ -152,3 +155,93 @@ def test_a_grading_that_misnames_or_miscounts_is_refused(tmp_path):
     ):
         path.write_text(bad, encoding="utf-8")
         assert grading_problems(path, held)
+
+
+# -- the fresh sample of 2026-12-07 (issue 28, point 4): mined after the pages were written -------
+
+FRESH = CASEBOOK.parent / "fresh-2026-12-07.toml"
+FRESH_GRADING = CASEBOOK.parent / "fresh-2026-12-07-grading.md"
+OVERALL = re.compile(
+    r"\*\*Overall \((\d+) reports\):\*\* (\d+) DIAGNOSED, (\d+) PARTLY, (\d+) MISSED\."
+)
+
+
+def fresh_problems(sample: dict, corpus: dict, grading: str) -> list[str]:
+    """A fresh report is complete, its class defined (in the corpus or the sample), its thread
+    and id new to the corpus; the grading grades each report of the sample once, with a known
+    grade, and its summary counts what its table holds."""
+    found = []
+    classes = {**corpus.get("classes", {}), **sample.get("classes", {})}
+    reports = sample.get("report", [])
+    old_urls = {r["url"] for r in corpus["report"]}
+    old_ids = {r["id"] for r in corpus["report"]}
+    ids = [r.get("id") for r in reports]
+    for r in reports:
+        where = f"{FRESH.name}: report {r.get('id')!r}"
+        missing = [k for k in REQUIRED if k != "heldout" and k not in r]
+        if missing:
+            found.append(f"{where}: missing {missing}")
+            continue
+        if r["class"] not in classes:
+            found.append(f"{where}: class {r['class']!r} is not defined")
+        if r["base"] not in BASES or r["kind"] not in KINDS or r["basis"] not in BASIS:
+            found.append(f"{where}: base/kind/basis {r['base']!r}/{r['kind']!r}/{r['basis']!r}")
+        if r["url"] in old_urls or r["id"] in old_ids:
+            found.append(f"{where}: already in reports.toml")
+        if not all(str(r[k]).strip() for k in ("message", "root_cause", "fix")):
+            found.append(f"{where}: empty message, root_cause or fix")
+    found += [
+        f"{FRESH.name}: {i!r} listed twice" for i in sorted({i for i in ids if ids.count(i) > 1})
+    ]
+    rows = graded_rows(grading)
+    graded = [i for i, _ in rows]
+    found += [f"{FRESH_GRADING.name}: {i!r} is not in the sample" for i in graded if i not in ids]
+    found += [f"{FRESH_GRADING.name}: {i!r} not graded" for i in ids if i not in graded]
+    found += [
+        f"{FRESH_GRADING.name}: {i!r} graded twice"
+        for i in sorted({i for i in graded if graded.count(i) > 1})
+    ]
+    found += [f"{FRESH_GRADING.name}: {i!r}: grade {g!r}" for i, g in rows if g not in GRADES]
+    counts = [len(rows)] + [
+        sum(1 for _, g in rows if g == grade) for grade in ("DIAGNOSED", "PARTLY", "MISSED")
+    ]
+    said = OVERALL.search(grading)
+    if not said or [int(n) for n in said.groups()] != counts:
+        found.append(
+            f"{FRESH_GRADING.name}: the summary does not count {counts} (reports, D, P, M)"
+        )
+    return found
+
+
+def test_the_fresh_sample_is_complete_new_and_graded_once():
+    sample, grading = load(FRESH), FRESH_GRADING.read_text(encoding="utf-8")
+    assert len(sample["report"]) >= 30
+    assert not fresh_problems(sample, load(), grading), "\n".join(
+        fresh_problems(sample, load(), grading)
+    )
+
+
+@pytest.mark.parametrize(
+    "breakage", ["old url", "undefined class", "ungraded", "miscounted", "missing fix"]
+)
+def test_each_check_of_the_fresh_sample_can_fail(breakage):
+    sample, corpus, grading = load(FRESH), load(), FRESH_GRADING.read_text(encoding="utf-8")
+    first = sample["report"][0]
+    if breakage == "old url":
+        first["url"] = corpus["report"][0]["url"]
+    elif breakage == "undefined class":
+        first["class"] = "no-such-class"
+    elif breakage == "ungraded":
+        grading = "\n".join(
+            line for line in grading.splitlines() if not line.startswith(f"| {first['id']} |")
+        )
+    elif breakage == "miscounted":
+        grading = OVERALL.sub(
+            lambda m: m.group(0).replace(
+                f"{m.group(2)} DIAGNOSED", f"{int(m.group(2)) + 1} DIAGNOSED"
+            ),
+            grading,
+        )
+    else:
+        del first["fix"]
+    assert fresh_problems(sample, corpus, grading)
