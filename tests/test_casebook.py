@@ -108,7 +108,7 @@ def graded_rows(text: str) -> list[tuple[str, str]]:
             header = cells
             continue
         if "grade" in header:  # the tables that count the grades have no column "grade"
-            rows.append((cells[0].strip("`"), cells[header.index("grade")].split()[0]))
+            rows.append((cells[0].strip("`"), cells[header.index("grade")].split()[0].strip("*")))
     return rows
 
 
