@@ -34,14 +34,19 @@ pytestmark = pytest.mark.e2e
 BUDGET = {
     "article": (700_000, 120 * 1024),
     "page": (700_000, 120 * 1024),
-    "notebook": (2_200_000, 340 * 1024),
+    # 2.2 MB until 2026-12-07: the in-place notebook reached 2,204,555 bytes (328,862 gzipped)
+    # with the three custom-function sections; the gzip budget, what a reader downloads, holds
+    "notebook": (2_400_000, 340 * 1024),
     # every claim with every record, and the release matrix: it grows with the claims, and a
     # reader reaches it from a value's link, not from a search (638 kB and 128 KiB in Chinese
     # with issue 28's claims)
     "verification": (900_000, 170 * 1024),
 }
-# one language's search index, fetched once by the first page of that language a reader opens
-INDEX_BUDGET = (600_000, 128 * 1024)
+# one language's search index, fetched once by the first page of that language a reader opens.
+# 600 kB until 2026-12-07, when the Chinese one reached 611,001 bytes (126,508 gzipped) with five
+# new sections; 165 kB of it are the zero-width spaces of jieba's segmentation (3 bytes each in
+# UTF-8), which the search needs. The gzip budget, what a reader downloads, is unchanged.
+INDEX_BUDGET = (680_000, 128 * 1024)
 
 # The site's own notebook links of a page (not "Open in Colab" and the like, on other hosts,
 # whose addresses end in .ipynb too): address, ``download`` attribute, ``target``.
