@@ -43,3 +43,10 @@ marked_gradient = x.grad.tolist()
 print(f"marked:    returned mask is mask: {marked_mask is mask}")
 print(f"           requires_grad: {marked_mask.requires_grad}")
 print(f"           x.grad: {marked_gradient}")
+
+write_error = "no error"
+try:
+    unmarked_mask.mul_(2)  # an in-place write into the unmarked mask returned
+except RuntimeError as error:
+    write_error = f"RuntimeError: {str(error).splitlines()[0]}"
+print(f"unmarked mask, mul_(2): {write_error}")
