@@ -12,6 +12,15 @@ def block(hidden):
     return linear(hidden)
 
 
+def doubling_block(hidden):
+    hidden = hidden.scale_(2.0)  # into its input too; doubling twice is not doubling once
+    return linear(hidden)
+
+
+def intermediate_block(hidden):
+    return linear(hidden).scale_(2.0)  # writes into a tensor the block made itself
+
+
 def out_of_place_block(hidden):
     hidden = F.relu(hidden)
     return linear(hidden)
@@ -22,18 +31,25 @@ def masked_block(hidden, mask):
 
 
 def weight_grad(forward):
-    """Call `forward` on `weight * 3`, then backward: the weight's gradient, or where it raised."""
+    """Call `forward` on `weight * 3`, then backward: the gradients, or where it raised."""
+    linear.clear_gradients()
     weight = paddle.to_tensor([[1.0, -2.0]], stop_gradient=False)
     hidden = weight * 3  # not a leaf: an in-place write into it is allowed
     try:
         output = forward(hidden)
     except ValueError as error:
         return {"raised at": "the call", "error": f"{type(error).__name__}: {message(error)}"}
+    input_after_call = hidden.tolist()
     try:
         output.sum().backward()
     except OSError as error:  # an error inside a backward node arrives as OSError "(External)"
         return {"raised at": "backward", "error": f"{type(error).__name__}: {message(error)}"}
-    return {"weight.grad": weight.grad.tolist()}
+    return {
+        "weight.grad": weight.grad.tolist(),
+        "linear.weight.grad": linear.weight.grad.tolist(),
+        "input, after the call": input_after_call,
+        "input, after backward": hidden.tolist(),
+    }
 
 
 def message(error):
@@ -42,28 +58,25 @@ def message(error):
 
 
 mask_stop_gradient_before = mask.stop_gradient
-results = {
-    "block(hidden)": weight_grad(block),
-    "recompute(block, hidden, use_reentrant=True)": weight_grad(
-        lambda hidden: recompute(block, hidden, use_reentrant=True)
-    ),
-    "recompute(block, hidden, use_reentrant=False)": weight_grad(
-        lambda hidden: recompute(block, hidden, use_reentrant=False)
-    ),
-    "recompute(out_of_place_block, hidden, use_reentrant=True)": weight_grad(
-        lambda hidden: recompute(out_of_place_block, hidden, use_reentrant=True)
-    ),
-    "recompute(out_of_place_block, hidden, use_reentrant=False)": weight_grad(
-        lambda hidden: recompute(out_of_place_block, hidden, use_reentrant=False)
-    ),
-    "masked_block(hidden, mask)": weight_grad(lambda hidden: masked_block(hidden, mask)[0]),
-    "recompute(masked_block, hidden, mask, use_reentrant=False)": weight_grad(
-        lambda hidden: recompute(masked_block, hidden, mask, use_reentrant=False)[0]
-    ),
-    "recompute(masked_block, hidden, mask, use_reentrant=True)": weight_grad(
-        lambda hidden: recompute(masked_block, hidden, mask, use_reentrant=True)[0]
-    ),
-}
+results = {}
+for name, fn in [
+    ("block", block),
+    ("doubling_block", doubling_block),
+    ("intermediate_block", intermediate_block),
+    ("out_of_place_block", out_of_place_block),
+]:
+    results[f"{name}(hidden)"] = weight_grad(fn)
+    for reentrant in (True, False):
+        results[f"recompute({name}, hidden, use_reentrant={reentrant})"] = weight_grad(
+            lambda hidden: recompute(fn, hidden, use_reentrant=reentrant)
+        )
+results["masked_block(hidden, mask)"] = weight_grad(lambda hidden: masked_block(hidden, mask)[0])
+results["recompute(masked_block, hidden, mask, use_reentrant=False)"] = weight_grad(
+    lambda hidden: recompute(masked_block, hidden, mask, use_reentrant=False)[0]
+)
+results["recompute(masked_block, hidden, mask, use_reentrant=True)"] = weight_grad(
+    lambda hidden: recompute(masked_block, hidden, mask, use_reentrant=True)[0]
+)
 for call, result in results.items():
     print(call)
     for key, value in result.items():

@@ -9,11 +9,13 @@ def kept_across_a_clear(**zero_grad_args):
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     model(batch).sum().backward()  # step 1: a gradient of 1 per element
     kept = model.weight.grad  # kept, say, to log the gradient's norm at every step
+    first = kept.tolist()
     optimizer.step()
     optimizer.zero_grad(**zero_grad_args)
     after_clear = kept.tolist()
     (2 * model(batch)).sum().backward()  # step 2: a gradient of 2 per element
     return {
+        "weight.grad, after step 1": first,
         "kept, after the clear": after_clear,
         "kept, after the next backward": kept.tolist(),
         "kept.norm(), after the next backward": round(kept.norm().item(), 4),
