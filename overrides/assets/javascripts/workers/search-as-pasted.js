@@ -33,3 +33,26 @@ var material = new URL(location.href).searchParams.get("material") || "";
 if (!/^search\.[0-9a-f]+\.min\.js$/.test(material))
   throw new Error("search-as-pasted.js: no Material search worker named in ?material=");
 importScripts(material);
+
+/*
+ * lunr 2.3.9's TokenSet.toString, which its builder uses to merge equal nodes of the index's
+ * word tree, writes each edge as its character followed by the child's id, with nothing
+ * between: edges "1" to node 23 and "4" to node 5 read "12345", as do edges "1" to node 2
+ * and "3" to node 45, and two different nodes can be merged. The tree then holds
+ * words the index does not: on 2026-12-07 the Chinese index gave, for any query term starting
+ * with 5, "TypeError: Cannot read properties of undefined (reading '_index')" and no result.
+ * Each edge now ends with a comma: a label is one character, so the text reads back one way.
+ */
+if (self.lunr && self.lunr.TokenSet) {
+  self.lunr.TokenSet.prototype.toString = function () {
+    if (this._str) return this._str;
+    var str = this.final ? "1" : "0";
+    var labels = Object.keys(this.edges).sort();
+    for (var i = 0; i < labels.length; i++)
+      str += labels[i] + this.edges[labels[i]].id + ",";
+    return str;
+  };
+} else {
+  throw new Error("search-as-pasted.js: Material's worker did not define lunr.TokenSet");
+}
+
