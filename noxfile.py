@@ -126,12 +126,7 @@ def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) ->
         if not fresh(session):
             session.log("the pinned requirements are installed already (--fresh reinstalls them)")
             return True
-    # --no-compile: pip would byte-compile every module of torch and Paddle (tests and all);
-    # Python compiles the few hundred that are imported on first use. Measured on 2026-12-07
-    # (AMD EPYC, 2 cores, the `test` group from pip's cache into a new venv): 47.7 s of CPU
-    # with compilation, 20.4 s without; `import torch, paddle, mkdocs, ...` then wrote 491
-    # .pyc files and took 7.2 s of CPU the first time, 7.0 s the second.
-    session.install("--no-compile", *requirements)
+    session.install(*requirements)
     marker.write_text(wanted, encoding="utf-8")
     return False
 
