@@ -1,3 +1,5 @@
+from functools import partial
+
 import paddle
 import paddle.nn.functional as F
 from paddle.distributed.fleet.utils import recompute
@@ -68,7 +70,7 @@ for name, fn in [
     results[f"{name}(hidden)"] = weight_grad(fn)
     for reentrant in (True, False):
         results[f"recompute({name}, hidden, use_reentrant={reentrant})"] = weight_grad(
-            lambda hidden: recompute(fn, hidden, use_reentrant=reentrant)
+            partial(recompute, fn, use_reentrant=reentrant)
         )
 results["masked_block(hidden, mask)"] = weight_grad(lambda hidden: masked_block(hidden, mask)[0])
 results["recompute(masked_block, hidden, mask, use_reentrant=False)"] = weight_grad(
