@@ -25,6 +25,24 @@ def load(path: Path = CASEBOOK) -> dict:
     return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
+def report_problems(r: dict, where: str, classes: dict, required: tuple) -> list[str]:
+    """One report: its fields present, its address https, its class defined, its base, kind
+    and basis known, its message, root cause and fix not empty."""
+    missing = [k for k in required if k not in r]
+    if missing:
+        return [f"{where}: missing {missing}"]
+    found = []
+    if not str(r["url"]).startswith("https://"):
+        found.append(f"{where}: url {r['url']!r} is not an https address")
+    if r["class"] not in classes:
+        found.append(f"{where}: class {r['class']!r} is not defined in [classes]")
+    if r["base"] not in BASES or r["kind"] not in KINDS or r["basis"] not in BASIS:
+        found.append(f"{where}: base/kind/basis {r['base']!r}/{r['kind']!r}/{r['basis']!r}")
+    if not all(str(r[k]).strip() for k in ("message", "root_cause", "fix")):
+        found.append(f"{where}: empty message, root_cause or fix")
+    return found
+
+
 def problems(data: dict) -> list[str]:
     found = []
     classes = data.get("classes", {})
@@ -36,19 +54,7 @@ def problems(data: dict) -> list[str]:
         if twice:
             found.append(f"{key} listed more than once: {twice}")
     for r in reports:
-        where = f"report {r.get('id')!r}"
-        missing = [k for k in REQUIRED if k not in r]
-        if missing:
-            found.append(f"{where}: missing {missing}")
-            continue
-        if not str(r["url"]).startswith("https://"):
-            found.append(f"{where}: url {r['url']!r} is not an https address")
-        if r["class"] not in classes:
-            found.append(f"{where}: class {r['class']!r} is not defined in [classes]")
-        if r["base"] not in BASES or r["kind"] not in KINDS or r["basis"] not in BASIS:
-            found.append(f"{where}: base/kind/basis {r['base']!r}/{r['kind']!r}/{r['basis']!r}")
-        if not all(str(r[k]).strip() for k in ("message", "root_cause", "fix")):
-            found.append(f"{where}: empty message, root_cause or fix")
+        found += report_problems(r, f"report {r.get('id')!r}", classes, REQUIRED)
     unused = sorted(set(classes) - {r.get("class") for r in reports})
     if unused:
         found.append(f"classes without a report: {unused}")
@@ -176,20 +182,12 @@ def fresh_problems(sample: dict, corpus: dict, grading: str) -> list[str]:
     old_urls = {r["url"] for r in corpus["report"]}
     old_ids = {r["id"] for r in corpus["report"]}
     ids = [r.get("id") for r in reports]
+    fields = tuple(k for k in REQUIRED if k != "heldout")
     for r in reports:
         where = f"{FRESH.name}: report {r.get('id')!r}"
-        missing = [k for k in REQUIRED if k != "heldout" and k not in r]
-        if missing:
-            found.append(f"{where}: missing {missing}")
-            continue
-        if r["class"] not in classes:
-            found.append(f"{where}: class {r['class']!r} is not defined")
-        if r["base"] not in BASES or r["kind"] not in KINDS or r["basis"] not in BASIS:
-            found.append(f"{where}: base/kind/basis {r['base']!r}/{r['kind']!r}/{r['basis']!r}")
-        if r["url"] in old_urls or r["id"] in old_ids:
+        found += report_problems(r, where, classes, fields)
+        if r.get("url") in old_urls or r.get("id") in old_ids:
             found.append(f"{where}: already in reports.toml")
-        if not all(str(r[k]).strip() for k in ("message", "root_cause", "fix")):
-            found.append(f"{where}: empty message, root_cause or fix")
     found += [
         f"{FRESH.name}: {i!r} listed twice" for i in sorted({i for i in ids if ids.count(i) > 1})
     ]
