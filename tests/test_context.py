@@ -5,9 +5,11 @@ their threads while the tests on the main thread patch module globals. Here a py
 its own (in a scratch folder, the engine at the repository root) runs the fixture claims
 through the real lanes while one of its tests patches every global a record was once made
 from: the clock, the processor's name (and any cache of the host), the installed framework
-versions, the engine hash, and the environment the workers inherit. Every record of that run
-must still carry the real date, this machine's processor, the real versions and engine hash,
-and no allocator variable the test set. A gate holds the workers until the test has patched,
+versions, the engine hash, and the environment the workers inherit; and the plugin's own
+functions that run a case, judge it and wait for the work beside the run (a test patched
+``judge`` for a run of its own once, and a real claim run meanwhile took its verdict). Every
+record of that run must still carry the real date, this machine's processor, the real versions
+and engine hash, no allocator variable the test set, and a verdict no patched judge gave. A gate holds the workers until the test has patched,
 so that every record is made after the patch, without a sleep.
 """
 
@@ -74,6 +76,19 @@ def test_patches_what_records_were_made_from():
                 module.host.cache_clear()
         patch(importlib.import_module("verified.claims"), "engine_hash", lambda *a: "new-engine")
         os.environ["MALLOC_TOP_PAD_"] = "1"
+        # what runs and judges a case, and waits for the work beside the run (as the plugin's
+        # own tests patch them for a pytest run inside theirs)
+        plugin = importlib.import_module("verified.pytest_plugin")
+
+        def patched_run_case(*args, **kwargs):
+            raise RuntimeError("a patched run_case ran a real case")
+
+        def patched_wait(*args, **kwargs):
+            raise RuntimeError("a patched wait_for_processes waited")
+
+        patch(plugin, "judge", lambda case, observed: ("failed", "a patched judge"))
+        patch(plugin, "run_case", patched_run_case)
+        patch(plugin, "wait_for_processes", patched_wait)
     finally:
         Path(os.environ["CONTEXT_GATE"]).touch()
 """
@@ -169,6 +184,7 @@ def problems(report: dict, run: tuple, snippets: Path) -> list[str]:
             "engine": rec["hashes"]["engine"] == claims_module.engine_hash(),
             "source_hash": rec["source_hash"] == cases[name].source_hash(),
             "allocator": all("MALLOC_TOP_PAD_" not in each for each in allocators),
+            "judge": "patched" not in (rec.get("reason") or ""),
         }
         found += [f"{name}: {what}" for what, real in checks.items() if not real]
     return found

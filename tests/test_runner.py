@@ -305,9 +305,9 @@ def test_each_lane_runs_its_own_cases_longest_first(scheduler, tmp_path, monkeyp
     ran: list[tuple[str, object]] = []
     real = pytest_plugin.run_case
 
-    def spy(runner, case, context):
+    def spy(runner, case, context, judge):
         ran.append((threading.current_thread().name, case))
-        return real(runner, case, context)
+        return real(runner, case, context, judge)
 
     monkeypatch.setattr(pytest_plugin, "run_case", spy)
     lanes = scheduler(cpu)

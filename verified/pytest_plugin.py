@@ -12,7 +12,10 @@ time, with nothing else running. Each item waits for its case's result and repor
 Every record is made from the run context (:mod:`verified.context`: host, framework releases,
 engine hash, clock, the workers' environment) captured when the lanes start, before any test
 runs: a test that patches a module global or sets an environment variable meanwhile changes
-nothing a record says or a worker inherits.
+nothing a record says or a worker inherits. Likewise the functions that run and judge a case
+and wait for the work beside the run are the scheduler's own, taken when it is made: a test
+that patches ``judge`` (as the plugin's own tests do, for a pytest run of their own inside this
+one) does not judge the real claims running meanwhile.
 """
 
 from __future__ import annotations
@@ -92,9 +95,9 @@ class ClaimFailed(AssertionError):
     pass
 
 
-def run_case(runner: Runner, case: Case, context: RunContext) -> dict:
-    """Run one case and return its report record, made from the run ``context`` (never raises
-    for snippet failures)."""
+def run_case(runner: Runner, case: Case, context: RunContext, judge=judge) -> dict:
+    """Run one case and return its report record, made from the run ``context`` and judged by
+    ``judge`` (never raises for snippet failures)."""
     info = runner.info(case.framework)
     env = environment(info, case.device, context)
     reason = runner.skip_reason(case)
@@ -157,6 +160,9 @@ class Scheduler:
         context: RunContext | None = None,
     ) -> None:
         self.context = context or RunContext.capture()
+        # this module's functions as they are now: a test that patches one later (for a run of
+        # its own) reaches only the schedulers made after its patch, never this run's records
+        self.run_case, self.judge, self.wait = run_case, judge, wait_for_processes
         self.beside = beside_pids(os.environ)  # now, before a test could change the variable
         self.waited_beside: float | None = None  # seconds the timing cases waited for them
         self.reused = reused or {}  # case name -> the unchanged record that stands for it
@@ -206,7 +212,7 @@ class Scheduler:
                     future.cancel()
                     continue
                 try:
-                    future.set_result(run_case(runner, case, self.context))
+                    future.set_result(self.run_case(runner, case, self.context, self.judge))
                 except Exception as exc:  # noqa: BLE001 (a harness failure is that item's error)
                     future.set_exception(exc)
         finally:
@@ -219,7 +225,7 @@ class Scheduler:
         for thread in self.threads:
             thread.join()
         if self.waited_beside is None:
-            self.waited_beside = wait_for_processes(self.beside)
+            self.waited_beside = self.wait(self.beside)
 
     def result(self, case: Case) -> dict:
         if case.name in self.reused:
@@ -227,7 +233,7 @@ class Scheduler:
         if case.claim.kind != "timing":
             return self.futures[case.name].result()
         self.wait_for_lanes()  # nothing else may run while a case is timed
-        return run_case(self.runners["fresh"], case, self.context)
+        return self.run_case(self.runners["fresh"], case, self.context, self.judge)
 
     def close(self) -> None:
         self.stopping.set()
