@@ -10,6 +10,7 @@ copy of the tree."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -153,6 +154,88 @@ def test_a_figure_asks_the_standing_of_its_records(tmp_path, monkeypatch, capsys
     figures.draw_figures(config)
     svg = (tmp_path / "docs" / "en" / "figures" / "fixture-launch.svg").read_text("utf-8")
     assert "agree: True" in svg
+
+
+# A figure with text in both scripts: its title in the default fonts, and a label forced into a
+# font with no CJK glyph (as every label is on a machine without a CJK font), which matplotlib
+# warns about while it lays the text out.
+TEXT_FIGURE = """
+import matplotlib.pyplot as plt
+from verified.report import ReportError
+
+
+def labels(report, lang):
+    report.get("fixture.launch", "paddle")
+    figure, axes = plt.subplots()
+    axes.set_title("梯度 gradient")
+    axes.set_xlabel("累加 accumulation", fontfamily="DejaVu Sans")
+    return figure
+
+
+def broken(report, lang):
+    raise ReportError("fixture.chain: no byte count observed")
+
+
+FIGURES = {"fixture-labels": labels}
+"""
+
+
+def text_figure(tmp_path, monkeypatch, module: str = TEXT_FIGURE):
+    """``draw()``: the figures of ``module`` drawn from a report where every claim passed, into
+    ``tmp_path / "docs"`` (returned)."""
+    import verified.pages.figures as figures
+
+    snippets = failed_report(tmp_path, set())
+    (snippets / "fixture" / "figures.py").write_text(module, encoding="utf-8")
+
+    def draw() -> Path:
+        monkeypatch.setattr(figures, "SNIPPETS", snippets)
+        monkeypatch.setattr(figures, "ROOT", tmp_path)
+        use_report(monkeypatch, tmp_path, snippets, shown=False)
+        figures.draw_figures({"docs_dir": str(tmp_path / "docs")})
+        return tmp_path / "docs"
+
+    return draw
+
+
+def test_a_figure_keeps_its_text_as_text_and_draws_the_same_bytes_twice(tmp_path, monkeypatch):
+    """Text stays text in the site's fonts (the browser draws CJK with the reader's fonts), a
+    glyph missing from a font is no warning (pytest turns warnings into errors here), the SVG
+    has no date and the same ids in every build, and a figure that did not change is not
+    written again (its file keeps its time)."""
+    docs = text_figure(tmp_path, monkeypatch)()
+    for lang in ("en", "zh"):
+        svg = (docs / lang / "figures" / "fixture-labels.svg").read_text(encoding="utf-8")
+        assert ">梯度 gradient</text>" in svg and ">累加 accumulation</text>" in svg
+        assert "font-family: 'DejaVu Sans', 'Noto Sans CJK SC', sans-serif" in svg
+        assert "<dc:date>" not in svg and "<path" in svg
+    first = (docs / "en" / "figures" / "fixture-labels.svg").read_bytes()
+    draw = text_figure(tmp_path / "again", monkeypatch)
+    again = draw() / "en" / "figures" / "fixture-labels.svg"
+    assert again.read_bytes() == first  # ids from the fixed salt, no date
+    old = 1_000_000_000_000_000_000
+    os.utime(again, ns=(old, old))
+    draw()
+    assert again.stat().st_mtime_ns == old  # unchanged: not written
+
+
+def test_a_figure_that_cannot_read_its_records_stops_the_build_naming_the_file(
+    tmp_path, monkeypatch
+):
+    module = TEXT_FIGURE.replace('{"fixture-labels": labels}', '{"fixture-broken": broken}')
+    with pytest.raises(PluginError) as raised:
+        text_figure(tmp_path, monkeypatch, module)()
+    assert str(raised.value) == (
+        "snippets/fixture/figures.py: fixture.chain: no byte count observed"
+    )
+
+
+def test_without_figure_modules_nothing_is_drawn(tmp_path, monkeypatch):
+    import verified.pages.figures as figures
+
+    monkeypatch.setattr(figures, "SNIPPETS", tmp_path / "snippets")
+    figures.draw_figures({"docs_dir": str(tmp_path / "docs")})
+    assert not (tmp_path / "docs").exists()
 
 
 def test_the_summary_word_for_word(tmp_path, monkeypatch, capsys):
