@@ -146,12 +146,11 @@ def test_page_loads_clean_and_self_contained(
 
 
 @pytest.mark.parametrize("site_page", in_pairs(PAGES))
-def test_language_switcher_lands_on_same_page(
-    site_page: Page, site_dir, base_url, searchless_page
-):
-    """Clicks the header's language menu, in the page the tests share (each navigates it).
-    A page that the previous test's click already opened is not loaded a second time.
-    (The traffic of every page, the landing pages included, is checked by the test above.)"""
+def test_language_switcher_lands_on_same_page(site_page: Page, site_dir, base_url, searchless_page):
+    """Clicks the header's language menu, in the page the switcher tests share (each navigates
+    it; its search worker is a stand-in, conftest.searchless_context). A page that the previous
+    test's click already opened is not loaded a second time. (The traffic of every page, the
+    landing pages included, with the real search worker, is checked by the test above.)"""
     page = searchless_page
     for other in (lang for lang in LANGS if lang != site_page.lang):
         if page.url != base_url + site_page.path:
