@@ -864,14 +864,9 @@ def test_the_order_of_keys_in_a_claim_does_not_change_its_hash(tmp_path):
     assert other != first
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug found by the mutation run of 2026-12-06: clock_reads requires a name "
-    "before `time` in `from time import ...` (len(words) > 3, not >= 3), so `from time import "
-    "time` alone goes unseen; the fix changes claims.py, an engine file, and with it every "
-    "record's engine hash: it lands with a full rerun of the release matrix",
-)
 def test_from_time_import_time_alone_is_a_clock(tmp_path):
+    """Found by the mutation run of 2026-12-06: ``from time import time`` with no other name
+    went unseen (the statement needed a fourth word)."""
     file = tmp_path / "f.py"
     file.write_text("from time import time\nstart = time()\n", encoding="utf-8")
     assert clock_reads(file) == ["line 1: time.time"]

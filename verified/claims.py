@@ -129,7 +129,7 @@ def clock_reads(path: Path) -> list[str]:
         if (
             name in CLOCK_NAMES
             or (name == "time" and words[-2:] == ["time", "."])
-            or (name == "time" and words[:3] == ["from", "time", "import"] and len(words) > 3)
+            or (name == "time" and words[:3] == ["from", "time", "import"])
         ):
             found.append(f"line {token.start[0]}: {'time.time' if name == 'time' else name}")
         words.append(name)

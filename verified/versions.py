@@ -48,7 +48,8 @@ def in_range(version: str, spec: str) -> bool:
         parsed = Version(version)
     except InvalidVersion:
         return False
-    return SpecifierSet(spec).contains(Version(parsed.public), prereleases=True)
+    # packaging (pinned) admits a pre-release that lies in the range: tests/test_claims_format.py
+    return SpecifierSet(spec).contains(Version(parsed.public))
 
 
 def release(version: str | None) -> str:
