@@ -39,6 +39,23 @@ PAGE_WEIGHTS: dict[str, dict] = {}
 COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".txt", ".xml"}
 
 
+# Material's search worker (the page's __config names it): every page starts it at load, and it
+# fetches its language's index and builds it (lunr, about 600 kB in Chinese), the largest part
+# of a page's CPU in this browser. A stand-in that answers nothing leaves search "initializing"
+# and every other script as it is.
+SEARCH_WORKER = "**/assets/javascripts/workers/*.js*"
+IDLE_WORKER = "self.onmessage = () => {};"
+
+
+def without_search(context) -> None:
+    """Serve ``context``'s pages the stand-in search worker, for tests that open pages and never
+    search: that the real worker loads on every page, with no failed request or console error,
+    is checked by the page-load test (test_browser_pages.py); search by the search tests."""
+    context.route(
+        SEARCH_WORKER, lambda route: route.fulfill(body=IDLE_WORKER, content_type="text/javascript")
+    )
+
+
 class QuietHandler(SimpleHTTPRequestHandler):
     """A plain static server, like the host the site is published on (no sitemap rewrites, no
     404 fallbacks, .ipynb served as application/octet-stream)."""

@@ -24,6 +24,7 @@ from browserkit import (  # noqa: E402
     VIEWPORT,
     Traffic,
     serving,
+    without_search,
 )
 from sitemodel import ARTEFACTS, NO_SITE, SITE, site_exists  # noqa: E402
 
@@ -89,25 +90,14 @@ def shared_context(browser):
     yield from _context(browser)
 
 
-# Material's search worker (the page's __config names it): every page starts it at load, and it
-# fetches its language's index and builds it (lunr, about 600 kB in Chinese), the largest part
-# of a page's CPU in this browser. A stand-in that answers nothing leaves search "initializing"
-# and every other script as it is.
-SEARCH_WORKER = "**/assets/javascripts/workers/*.js*"
-IDLE_WORKER = "self.onmessage = () => {};"
-
-
 @pytest.fixture(scope="session")
 def searchless_context(browser):
     """A context for the tests that navigate from page to page and never search (the language
     switcher): its pages load every script but the search worker's, which is a stand-in that
-    does nothing (``IDLE_WORKER``). That the real worker loads on every page, with no failed
+    does nothing (``browserkit.IDLE_WORKER``). That the real worker loads on every page, with no failed
     request or console error, is checked by the page-load test; search by the search tests."""
     for context in _context(browser):
-        context.route(
-            SEARCH_WORKER,
-            lambda route: route.fulfill(body=IDLE_WORKER, content_type="text/javascript"),
-        )
+        without_search(context)
         yield context
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 import pytest
-from browserkit import TIMEOUT_MS, VIEWPORT
+from browserkit import TIMEOUT_MS, VIEWPORT, without_search
 from sitemodel import LANGS, article_keys, lang_prefix
 
 pytestmark = pytest.mark.e2e
@@ -38,6 +38,7 @@ def reader(browser, base_url):
     test_browser_pages.py::test_page_loads_clean_and_self_contained."""
     context = browser.new_context(viewport=VIEWPORT, service_workers="block")
     context.set_default_timeout(TIMEOUT_MS)
+    without_search(context)  # no test here searches
     article = context.new_page()
     verification: dict[str, object] = {}
 
