@@ -11,6 +11,7 @@ copy of the tree."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -138,16 +139,32 @@ def test_a_figure_asks_the_standing_of_its_records(tmp_path, monkeypatch, capsys
     config = {"docs_dir": str(tmp_path / "docs")}
     use_report(monkeypatch, tmp_path, snippets, shown=True)
     figures.draw_figures(config)
-    for lang, note in (("en", "its claims failed"), ("zh", "其断言在本机上未通过")):
+    for lang, note in (
+        ("en", "Figure fixture-launch: its claims failed on this machine (see the verification"),
+        ("zh", "图 fixture-launch：其断言在本机上未通过（见验证报告）"),
+    ):
         svg = (tmp_path / "docs" / lang / "figures" / "fixture-launch.svg").read_text("utf-8")
         assert note in svg and "agree:" not in svg
+        # one line of text, centred in a strip at most 6 inches wide and less than one high (the
+        # baseline below the middle: the text's middle is), no axes drawn
+        size = re.search(r'<svg [^>]*width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+        text = re.findall(r'<text style="[^"]*text-anchor: middle" x="([\d.]+)" y="([\d.]+)"', svg)
+        assert size and len(text) == 1, svg[:600]
+        (width, height), (x, y) = map(float, size.groups()), map(float, text[0])
+        assert width <= 6 * 72 and height < 72 and abs(x - width / 2) < 0.01, (width, height, x)
+        assert y > height / 2 + 1 and "xtick" not in svg, (y, height)
     assert site.FAILED["fixture.launch[paddle-cpu]"]["pages"] == {"figure fixture-launch"}
     hooks.on_post_build({})
     assert "fixture.launch[paddle-cpu] on figure fixture-launch" in capsys.readouterr().err
 
     use_report(monkeypatch, tmp_path, snippets, shown=False)
-    with pytest.raises(PluginError, match=r"figures.py: .*fixture\.launch\[paddle-cpu\] failed"):
+    with pytest.raises(PluginError) as refused:
         figures.draw_figures(config)
+    assert str(refused.value) == (
+        "snippets/fixture/figures.py: figure fixture-launch: claim fixture.launch[paddle-cpu] "
+        f"failed in {tmp_path / 'build' / 'claims.json'}: facts: agree expected true, observed "
+        "false"
+    )
 
     failed_report(tmp_path / "ok", set())
     use_report(monkeypatch, tmp_path / "ok", tmp_path / "ok" / "snippets", shown=False)
@@ -169,7 +186,31 @@ def labels(report, lang):
     figure, axes = plt.subplots()
     axes.set_title("梯度 gradient")
     axes.set_xlabel("累加 accumulation", fontfamily="DejaVu Sans")
+    axes.set_ylabel({"en": "memory", "zh": "内存"}[lang])
     return figure
+
+
+def two_records(report, lang):
+    for framework in ("paddle", "torch"):
+        report.get("fixture.launch", framework)
+    return plt.subplots()[0]
+
+
+def gpu_record(report, lang):
+    report.get("fixture.grad", "torch", "gpu")  # no report has it: no GPU run
+    return plt.subplots()[0]
+
+
+def attributes(report, lang):
+    figure, axes = plt.subplots()
+    axes.set_title(f"failed shown: {report.failed_shown}")  # the reports' own attribute
+    return figure
+
+
+def other_warning(report, lang):
+    import warnings
+
+    warnings.warn(report.where, UserWarning if lang == "en" else RuntimeWarning)
 
 
 def broken(report, lang):
@@ -182,18 +223,18 @@ FIGURES = {"fixture-labels": labels}
 
 def text_figure(tmp_path, monkeypatch, module: str = TEXT_FIGURE):
     """``draw()``: the figures of ``module`` drawn from a report where every claim passed, into
-    ``tmp_path / "docs"`` (returned)."""
+    ``tmp_path / "docs" / "nested"`` (returned; made with its parents)."""
     import verified.pages.figures as figures
 
     snippets = failed_report(tmp_path, set())
     (snippets / "fixture" / "figures.py").write_text(module, encoding="utf-8")
 
-    def draw() -> Path:
+    def draw(shown: bool = False) -> Path:
         monkeypatch.setattr(figures, "SNIPPETS", snippets)
         monkeypatch.setattr(figures, "ROOT", tmp_path)
-        use_report(monkeypatch, tmp_path, snippets, shown=False)
-        figures.draw_figures({"docs_dir": str(tmp_path / "docs")})
-        return tmp_path / "docs"
+        use_report(monkeypatch, tmp_path, snippets, shown=shown)
+        figures.draw_figures({"docs_dir": str(tmp_path / "docs" / "nested")})
+        return tmp_path / "docs" / "nested"
 
     return draw
 
@@ -203,10 +244,14 @@ def test_a_figure_keeps_its_text_as_text_and_draws_the_same_bytes_twice(tmp_path
     glyph missing from a font is no warning (pytest turns warnings into errors here), the SVG
     has no date and the same ids in every build, and a figure that did not change is not
     written again (its file keeps its time)."""
+    import matplotlib.pyplot as plt
+
     docs = text_figure(tmp_path, monkeypatch)()
-    for lang in ("en", "zh"):
+    assert plt.get_fignums() == []  # every figure closed once saved
+    for lang, label in (("en", ">memory</text>"), ("zh", ">内存</text>")):
         svg = (docs / lang / "figures" / "fixture-labels.svg").read_text(encoding="utf-8")
         assert ">梯度 gradient</text>" in svg and ">累加 accumulation</text>" in svg
+        assert label in svg  # drawn in its language
         assert "font-family: 'DejaVu Sans', 'Noto Sans CJK SC', sans-serif" in svg
         assert "<dc:date>" not in svg and "<path" in svg
     first = (docs / "en" / "figures" / "fixture-labels.svg").read_bytes()
@@ -228,6 +273,50 @@ def test_a_figure_that_cannot_read_its_records_stops_the_build_naming_the_file(
     assert str(raised.value) == (
         "snippets/fixture/figures.py: fixture.chain: no byte count observed"
     )
+
+
+def test_a_figure_stops_at_its_first_failed_record_and_reads_the_reports(tmp_path, monkeypatch):
+    """Where failures are shown, a figure stops at the first failed record it reads, which goes
+    into the build's summary; anything else a figure asks of its reports is the reports' own."""
+    module = TEXT_FIGURE.replace(
+        '{"fixture-labels": labels}',
+        '{"fixture-two": two_records, "fixture-attr": attributes}',
+    )
+    draw = text_figure(tmp_path, monkeypatch, module)
+    failed_report(tmp_path / "failed", {("fixture.launch", "paddle", "cpu"), ("fixture.launch", "torch", "cpu")})  # fmt: skip
+    (tmp_path / "build" / "claims.json").write_bytes(
+        (tmp_path / "failed" / "build" / "claims.json").read_bytes()
+    )
+    docs = draw(shown=True)
+    assert "Figure fixture-two:" in (docs / "en" / "figures" / "fixture-two.svg").read_text("utf-8")
+    assert ">failed shown: True</text>" in (docs / "zh" / "figures" / "fixture-attr.svg").read_text("utf-8")  # fmt: skip
+    assert sorted(site.FAILED) == ["fixture.launch[paddle-cpu]"]  # torch's was never read
+
+
+def test_a_figure_that_reads_a_gpu_record_no_report_has_stops_the_build(tmp_path, monkeypatch):
+    module = TEXT_FIGURE.replace('{"fixture-labels": labels}', '{"fixture-gpu": gpu_record}')
+    with pytest.raises(PluginError) as refused:
+        text_figure(tmp_path, monkeypatch, module)(shown=True)
+    assert str(refused.value).startswith(
+        "snippets/fixture/figures.py: figure fixture-gpu: claim fixture.grad[torch-gpu] is not in "
+    )
+
+
+def test_only_the_missing_glyph_warning_is_silenced(tmp_path, monkeypatch):
+    """Another warning from a figure is an error here (pytest's filter), as is a missing-glyph
+    message of another category."""
+    module = TEXT_FIGURE.replace('{"fixture-labels": labels}', '{"fixture-warn": other_warning}')
+    module = module.replace(
+        "warnings.warn(report.where,", 'warnings.warn("Glyph 1 (x) missing from font(s) X.",'
+    )
+    draw = text_figure(
+        tmp_path, monkeypatch, module.replace("UserWarning if", "UserWarning if False and")
+    )
+    with pytest.raises(RuntimeWarning, match="Glyph 1"):
+        draw()
+    other = module.replace('"Glyph 1 (x) missing from font(s) X."', '"a figure\'s own warning"')
+    with pytest.raises(UserWarning, match="a figure's own warning"):
+        text_figure(tmp_path / "other", monkeypatch, other)()
 
 
 def test_without_figure_modules_nothing_is_drawn(tmp_path, monkeypatch):

@@ -19,7 +19,8 @@ from verified.report import ReportError, Reports
 
 
 class NotDrawn(Exception):
-    """A record the figure reads did not pass: the figure is not drawn."""
+    """A record the figure reads did not pass: the figure is not drawn. Its one argument: the
+    entries that did not pass (the figure stops at the first record it reads that failed)."""
 
 
 class FigureReports:
@@ -28,13 +29,11 @@ class FigureReports:
 
     def __init__(self, reports: Reports, where: str) -> None:
         self.reports, self.where = reports, where
-        self.failing: list = []
 
-    def get(self, claim_id: str, framework: str, device: str = "cpu", *, where: str = ""):
+    def get(self, claim_id: str, framework: str, device: str = "cpu"):
         standing = of_case(self.reports, claim_id, framework, device)
         if action(standing, Use.FIGURE, self.reports.failed_shown, self.where) is Action.MARK:
-            self.failing += standing.failing(Use.FIGURE)
-            raise NotDrawn
+            raise NotDrawn(standing.failing(Use.FIGURE))
         return standing.entries[0].rec
 
     def __getattr__(self, name):  # claims, live, all, entries_for ...
@@ -47,14 +46,15 @@ def draw_figures(config) -> None:
         return
     import matplotlib
 
-    matplotlib.use("Agg")
+    matplotlib.use("agg")  # backend names are case-insensitive
     import matplotlib.pyplot as plt
 
     plt.rcParams["svg.fonttype"] = "none"  # keep text as text: the browser renders CJK
     # With text kept as text, matplotlib only measures CJK labels (for layout) with a Latin
-    # font when no CJK font is installed; the browser draws them with the reader's fonts.
+    # font when no CJK font is installed; the browser draws them with the reader's fonts. (The
+    # warnings module matches the message without regard to case.)
     warnings.filterwarnings(
-        "ignore", message=r"Glyph \d+ .* missing from font", category=UserWarning
+        "ignore", message=r"glyph \d+ .* missing from font", category=UserWarning
     )
     plt.rcParams["svg.hashsalt"] = "autograd-verified"  # stable ids: unchanged figures stay
     plt.rcParams["font.family"] = ["sans-serif"]
@@ -70,12 +70,12 @@ def draw_figures(config) -> None:
         for lang in LANGS:
             figures = {}
             for name, draw in module.FIGURES.items():
-                reports = FigureReports(site.report(), f"{shown}: {name}")
+                reports = FigureReports(site.report(), f"figure {name}")
                 try:
                     figures[name] = draw(reports, lang)
-                except NotDrawn:
+                except NotDrawn as stopped:
                     figures[name] = unavailable(name, lang)  # its claims did not pass here
-                    for entry in reports.failing:
+                    for entry in stopped.args[0]:
                         site.add_failure(case_name_of(entry), entry, f"figure {name}")
                 except ReportError as exc:
                     raise PluginError(f"{shown}: {exc}") from None
@@ -83,10 +83,11 @@ def draw_figures(config) -> None:
                 buffer = io.StringIO()
                 figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
                 plt.close(figure)
+                svg = buffer.getvalue().encode()  # UTF-8, whatever the locale
                 target = docs / lang / "figures" / f"{name}.svg"
                 target.parent.mkdir(parents=True, exist_ok=True)
-                if not target.exists() or target.read_text(encoding="utf-8") != buffer.getvalue():
-                    target.write_text(buffer.getvalue(), encoding="utf-8")
+                if not target.exists() or target.read_bytes() != svg:
+                    target.write_bytes(svg)
 
 
 def unavailable(name: str, lang: str):
