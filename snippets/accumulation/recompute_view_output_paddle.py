@@ -14,6 +14,10 @@ def block(hidden):
     return F.relu_(second(hidden)[:, :])  # returns a slice of its layer's output, written in place
 
 
+def partial_block(hidden):
+    return F.relu_(second(hidden)[:, :1])  # the first column only
+
+
 def gradients(forward):
     """`forward` on the output of `first`, then backward: both layers' weight gradients."""
     for parameter in first.parameters() + second.parameters():
@@ -26,11 +30,13 @@ def gradients(forward):
     }
 
 
-results = {"block(hidden)": gradients(block)}
-for reentrant in (True, False):
-    results[f"recompute(block, hidden, use_reentrant={reentrant})"] = gradients(
-        partial(recompute, block, use_reentrant=reentrant)
-    )
+results = {}
+for name, fn in [("block", block), ("partial_block", partial_block)]:
+    results[f"{name}(hidden)"] = gradients(fn)
+    for reentrant in (True, False):
+        results[f"recompute({name}, hidden, use_reentrant={reentrant})"] = gradients(
+            partial(recompute, fn, use_reentrant=reentrant)
+        )
 for call, result in results.items():
     print(call)
     for name, grad in result.items():

@@ -13,6 +13,10 @@ def block(hidden):
     return second(hidden)[:, :].relu_()  # returns a slice of its layer's output, written in place
 
 
+def partial_block(hidden):
+    return second(hidden)[:, :1].relu_()  # the first column only
+
+
 def gradients(forward):
     """`forward` on the output of `first`, then backward: both layers' weight gradients."""
     first.zero_grad()
@@ -25,11 +29,13 @@ def gradients(forward):
     }
 
 
-results = {"block(hidden)": gradients(block)}
-for reentrant in (True, False):
-    results[f"checkpoint(block, hidden, use_reentrant={reentrant})"] = gradients(
-        partial(checkpoint, block, use_reentrant=reentrant)
-    )
+results = {}
+for name, fn in [("block", block), ("partial_block", partial_block)]:
+    results[f"{name}(hidden)"] = gradients(fn)
+    for reentrant in (True, False):
+        results[f"checkpoint({name}, hidden, use_reentrant={reentrant})"] = gradients(
+            partial(checkpoint, fn, use_reentrant=reentrant)
+        )
 for call, result in results.items():
     print(call)
     for name, grad in result.items():
