@@ -4,11 +4,14 @@
 a launcher that names a worker script, a version override and a silent failure) and returns
 its path; ``observed_for`` gives an observation that passes each claim, and ``env_for`` the
 environment a record carries; ``context_for`` a run context with the same fixed date, processor
-and versions (the engine's code builds records from a context, never from patched globals).
+and versions (the engine's code builds records from a context, never from patched globals);
+``ascii_locale()`` makes ASCII the default encoding of files for the code run inside it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import locale
 import textwrap
 from pathlib import Path
 
@@ -211,3 +214,15 @@ def observed_for(case) -> dict:
             observed[f"ratio_{statistic}"] = observed["ratio"]
             observed[f"noise_{statistic}"] = observed["noise"]
     return observed
+
+
+@contextlib.contextmanager
+def ascii_locale():
+    """The C locale's character set (ASCII) as the default encoding of files inside the block:
+    a file of Chinese text read without naming UTF-8 fails there."""
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        yield
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from claimkit import ascii_locale
 from test_terms import GLOSSARY, breaches, rules
 
 from verified import casebook
@@ -388,6 +389,13 @@ def test_the_page_renders_small_data_exactly(tmp_path, lang):
 
 def test_render_reads_the_casebook_itself_by_default():
     assert casebook.render("no placeholder", "en") == "no placeholder"
+
+
+def test_the_casebook_is_read_as_utf8_whatever_the_locale(tmp_path):
+    path = tmp_path / "reports.toml"
+    path.write_text('[[report]]\nid = "r1"\nmessage = "梯度为 None"\n', encoding="utf-8")
+    with ascii_locale():
+        assert casebook.load(path) == {"report": [{"id": "r1", "message": "梯度为 None"}]}
 
 
 def test_small_helpers_with_what_the_data_may_lack():

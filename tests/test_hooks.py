@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from claimkit import ascii_locale
 from mkdocs.exceptions import PluginError
 
 import verified.anchor_hooks as anchors
@@ -126,6 +127,8 @@ def old_map(tmp_path, monkeypatch):
 def test_the_old_map_is_read_from_its_file_or_empty_without_one(tmp_path, old_map):
     assert anchors.old_anchors()["demo"]["zh"] == {"rule-1": "leaf.md#规则-1"}
     assert anchors.old_anchors(tmp_path / "none.toml") == {}
+    with ascii_locale():  # its Chinese anchors are read as UTF-8 whatever the locale
+        assert anchors.old_anchors()["demo"]["zh"] == {"rule-1": "leaf.md#规则-1"}
 
 
 @pytest.mark.parametrize(
