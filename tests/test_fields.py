@@ -4,8 +4,17 @@ both languages, and what it refuses. Compared with the whole expected text."""
 from __future__ import annotations
 
 import pytest
+from claimkit import ascii_locale
 
-from verified.pages.fields import conditions_table, exception_text, field_value, output_text
+from verified.pages.fields import (
+    Unworded,
+    conditions_table,
+    exception_text,
+    field_value,
+    output_text,
+    value_words,
+    word_observed,
+)
 from verified.pages.fmt import escape
 from verified.pages.words import TEXT
 from verified.report import ReportError
@@ -82,6 +91,7 @@ def test_output_text_keeps_what_was_printed_and_cuts_a_long_message_at_twelve_li
     """Only the final line breaks of the output go (its spaces and characters stay); an
     exception's message shows at most 12 lines, then "..."."""
     assert output_text({"observed": {"output": "a  \nbX  \n\n"}}) == "a  \nbX  "
+    assert output_text({"observed": {"output": "endX.\n"}}) == "endX."
     lines = [f"line {i}" for i in range(1, 14)]
 
     def shown(message_lines):
@@ -92,6 +102,95 @@ def test_output_text_keeps_what_was_printed_and_cuts_a_long_message_at_twelve_li
                                  *lines[1:12]]  # fmt: skip
     assert shown(lines) == ["Traceback (most recent call last):", "  ...", "E: line 1",
                             *lines[1:12], "..."]  # fmt: skip
+
+
+def test_the_message_field_is_the_first_line_of_the_message_or_nothing():
+    def message(text):
+        rec = {"observed": {"exception": {"type": "E", "message": text}}}
+        return field_value(rec, "message", None, "en", "page.md: x")
+
+    assert message("\n  first \nsecond\n") == "<code>first </code>"
+    assert message(" \n\n") == "<code></code>"  # a blank message shows as an empty code
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "512 bytes"), ("zh", "512 字节")])
+def test_the_mib_field_of_less_than_a_kib_is_in_the_languages_bytes(lang, size):
+    assert field_value({"observed": {"bytes": 512}}, "mib", None, lang, "page.md: x") == size
+
+
+@pytest.mark.parametrize("observed", [{}, {"ratio": "2"}, {"ratio": None}])
+def test_the_ratio_field_refuses_a_record_without_a_ratio(observed):
+    with pytest.raises(ReportError) as err:
+        field_value({"observed": observed}, "ratio", None, "en", "page.md: x")
+    assert str(err.value) == "page.md: x: no ratio observed"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_env_field_shows_every_allocator_setting_or_the_defaults(lang):
+    settings = {"MALLOC_ARENA_MAX": "2", "X": "y"}
+    assert field_value({"env": {"allocator": settings}}, "env", None, lang, "page.md: x") == (
+        "<code>MALLOC&#95;ARENA&#95;MAX=2 X=y</code>"
+    )
+    assert (
+        field_value({"env": {"allocator": {}}}, "env", None, lang, "page.md: x")
+        == (TEXT[lang]["allocator_defaults"])
+    )
+
+
+HOST = {"cpu": "Xeon <8480>", "cores": 16, "libc": "glibc 2.35", "kernel": "6.8.0"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "machine"),
+    [
+        ("en", "Xeon &lt;8480&gt;, 16 cores, glibc 2.35, 6.8.0"),
+        ("zh", "Xeon &lt;8480&gt;，16 核，glibc 2.35，6.8.0"),
+    ],
+)
+def test_the_host_field_names_the_machine_out_of_the_search_index(lang, machine):
+    rec = {"env": {"cpu": "Xeon", "host": HOST}}
+    assert field_value(rec, "host", None, lang, "page.md: x") == (
+        f'<span data-search-exclude="host">{machine}</span>'
+    )
+
+
+@pytest.mark.parametrize("rec", [{}, {"env": {"cpu": "Xeon"}}, {"env": {"host": "Xeon"}}])
+def test_the_host_field_refuses_a_record_that_does_not_name_its_machine(rec):
+    with pytest.raises(ReportError) as err:
+        field_value(rec, "host", None, "en", "page.md: x")
+    assert str(err.value) == "page.md: x: the record does not name the machine it ran on"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_expectation_is_shown_as_the_number_it_is(lang):
+    """Ratios (``ratio_*``, the margin, the control's limit) as ratios, an integer tolerance
+    (``tol_*``) as bytes, anything else as the value it is."""
+    times = "×" if lang == "en" else " 倍"
+    expected = {"ratio_min": 1.5, "margin": 1.25, "max_noise": 1.1, "tol_bytes": 2048,
+                "tol_rel": 0.5, "count": 3, "ratio": 2}  # fmt: skip
+    shown = {k: field_value({"expected": expected}, "expected", k, lang, "x") for k in expected}
+    assert shown == {
+        "ratio_min": f"1.50{times}",
+        "margin": f"1.25{times}",
+        "max_noise": f"1.10{times}",
+        "tol_bytes": "2,048 bytes (2.00 KiB)" if lang == "en" else "2,048 字节（2.00 KiB）",
+        "tol_rel": "<code>0.5</code>",
+        "count": "<code>3</code>",
+        "ratio": "<code>2</code>",  # not a ratio_ key: the value as it is
+    }
+
+
+def test_an_unworded_phrase_is_named_by_the_error():
+    with pytest.raises(Unworded) as err:
+        word_observed({"case": ["wrong gradient, no error"]}, {}, "zh")
+    assert err.value.phrase == "wrong gradient, no error"
+    assert str(err.value) == "wrong gradient, no error"
+
+
+def test_value_words_are_read_as_utf8_whatever_the_locale(tmp_path):
+    (tmp_path / "values.zh.toml").write_text('"exit code 0" = "退出码 0"\n', encoding="utf-8")
+    with ascii_locale():
+        assert value_words(tmp_path, "zh") == {"exit code 0": "退出码 0"}
 
 
 # -- formatting primitives ---------------------------------------------------------------------
