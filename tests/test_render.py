@@ -11,7 +11,15 @@ import re
 from pathlib import Path
 
 import pytest
-from claimkit import PAGE_EN, VERSIONS, env_for, make_docs, make_snippets, observed_for
+from claimkit import (
+    PAGE_EN,
+    VERSIONS,
+    ascii_locale,
+    env_for,
+    make_docs,
+    make_snippets,
+    observed_for,
+)
 
 from verified.claims import all_cases
 from verified.pages.fields import exception_text, field_value, output_text, releases_text
@@ -324,6 +332,16 @@ def test_fences_inside_outputs_are_longer(site):
             "{{ fixture.leaf | torch@gpu | type }}",
             "en/p.md: claim fixture.leaf[torch-gpu] skipped in",
         ),
+        # after a closed fence, braces are read again
+        (
+            "```python\nd = {{1: 2}}\n```\n{{ verified-table }}",
+            "en/p.md: unrecognised placeholder '{{ verified-table }}'",
+        ),
+        # backticks before a placeholder open no fence: the next line is still read
+        (
+            "```{{ fixture.grad | torch | value }}```\n{{ verified-table }}",
+            "en/p.md: unrecognised placeholder '{{ verified-table }}'",
+        ),
     ],
 )
 def test_placeholder_errors_name_the_page(site, markdown, problem):
@@ -387,6 +405,22 @@ def test_verified_line_names_the_releases_and_gpu_runs(site):
     assert 'data-device="gpu"' in rendered and "NVIDIA H200, CUDA 13.0" in rendered
 
 
+def test_verified_line_of_gpu_records_only_names_the_first_ones_machine(site):
+    """Without a fresh CPU record, the live run's versions and processor are those of the
+    first record the page rests on."""
+    root, snippets, _ = site
+    case = all_cases(snippets, VERSIONS)[("fixture.chain", "torch", "gpu")]
+    env = env_for("torch", "gpu", cpu="Host CPU")
+    gpu = record(case, status="passed", env=env, observed=observed_for(case))
+    (root / "build" / "claims.json").unlink()  # a live report of this one record
+    write([gpu], root / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    assert verified_line(reports_of(site), "en") == (
+        "*Verified by running the code: PaddlePaddle 3.3.1 and PyTorch 2.13.0 on CPU (Host CPU), "
+        "2026-12-01. GPU: PyTorch 2.13.0 (NVIDIA H200). "
+        "See the [verification report](verification.md).*"
+    )
+
+
 def test_verified_line_ignores_stale_and_failed_releases(site):
     add_old_paddle(site, leaf_status="failed")
     reports = reports_of(site)
@@ -445,6 +479,27 @@ def test_a_reworded_note_shows_without_a_rerun(site):
     matrix = "\n".join(release_matrix(reports, "en"))
     assert "| [`fixture.leaf`](#c-fixture-leaf) | ≠<sup>1</sup> | ✓ |" in matrix
     assert "1. Paddle 2.6 names a Var." in matrix and "says Var" not in matrix
+
+
+def test_a_note_loses_only_its_final_full_stop(site):
+    """The page's sentence ends the note: its full stop goes, the letters before it stay."""
+    add_old_paddle(site)
+    _root, snippets, _ = site
+    claims = snippets / "fixture" / "claims.toml"
+    text = claims.read_text(encoding="utf-8")
+    claims.write_text(
+        text.replace("Paddle 2 says Var.", "Paddle 2 calls it X.").replace(
+            "飞桨 2 的报错写作 Var。", "飞桨 2 称之为 X。"
+        ),
+        encoding="utf-8",
+    )
+    reports = reports_of(site)
+    assert releases_text(reports, "fixture.leaf", "paddle", "en", "x") == (
+        "PaddlePaddle 3.3.1; differs on 2.6.2: Paddle 2 calls it X"
+    )
+    assert releases_text(reports, "fixture.leaf", "paddle", "zh", "x") == (
+        "飞桨 3.3.1；在 2.6.2 上不同：飞桨 2 称之为 X"
+    )
 
 
 def test_releases_in_version_order_beside_a_live_record_of_another_release(site):
@@ -660,6 +715,16 @@ def test_silent_table_names_the_frameworks_the_run_observed(site):
     write(live_records(snippets, neither), root / "build" / "claims.json", snippets=snippets,
           versions=VERSIONS)  # fmt: skip
     assert "| The loss is lost. | none |" in silent_table(reports_of(site), "en", docs)
+
+
+def test_a_page_goes_on_after_its_silent_failures_table(site):
+    _root, _snippets, docs = site
+    page = Page(reports_of(site), "en", "en/p.md", docs=docs)
+    assert page.render("# Silent failures\n\n{{ silent-failures }}\n\nAfter the table.") == (
+        "# Silent failures\n\n"
+        + silent_table(reports_of(site), "en", docs)
+        + "\n\nAfter the table."
+    )
 
 
 def test_silent_table_needs_the_section_to_show_the_claim(site):
@@ -1101,6 +1166,14 @@ def test_a_page_without_the_setting_refuses_failed_claims(site, monkeypatch):
 # -- sections: an overview and sub-pages ------------------------------------------------------
 
 
+def test_pages_are_read_as_utf8_whatever_the_locale(tmp_path):
+    page = tmp_path / "en" / "p.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("# 中文 标题\n\n{{ x.a | torch | value }}\n", encoding="utf-8")
+    with ascii_locale():
+        assert statement_sections(tmp_path, "en") == {"x.a": [("p.md", "中文 标题", "中文-标题")]}
+
+
 def test_statement_sections_of_sub_pages_and_their_title(tmp_path):
     """Sub-pages of a section are pages too, named by their path; a sub-page's opening answer
     (before its first H2) belongs to its title."""
@@ -1333,7 +1406,17 @@ def test_a_value_in_the_words_of_its_sentence(site, field, en, zh):
         ('value.flag | shout("a")', "unknown filter 'shout'"),
         ('type | yesno("a", "b")', "only a value field takes a filter"),
         ("value.low | to(high)", "to() takes a value field"),
+        ("value.low | to(ratio.high)", "to() takes a value field"),
+        ("value.low | to(value.nothing)", "no key 'nothing' in the observed value"),
+        ("value.low | to(value.high, value.same)", "to() takes the other end's field"),
+        ("value.low | to()", "to() takes the other end's field"),
+        ('value.low | to(5 = "five")', "to() takes the other end's field"),
+        ("value.low | to(value.high value.same)", "expected ','"),
         ('value.norms | at("dirty window")', "no key 'dirty window'"),
+        ('value.norms | at("clean window", "clipped")', "at() takes one key"),
+        ("value.norms | at()", "at() takes one key"),
+        ('value.norms | at("clean window" "clipped")', "expected ','"),
+        ("value.nothing", "no key 'nothing' in the observed value"),
     ],
 )
 def test_a_wording_that_does_not_fit_the_value_stops_the_build(site, field, error):
@@ -1362,6 +1445,44 @@ def test_no_space_between_a_chinese_value_and_chinese_text(site, provenance):
     en = Page(reports, "en", "en/p.md", provenance).render(markdown)
     text = re.sub(r"\]\([^)]*\)\{[^}]*\}", "]", en).replace("[", "").replace("]", "")
     assert text == "调用 报错 时，值 <code>3</code> 和 报错。a 报错 b"
+
+
+def test_the_ends_of_a_chinese_line_beside_its_values(site):
+    """The line's own leading space stays (only a space beside a value goes); after a value
+    that ends with a Chinese character the rest of the line starts without a space, after code
+    it keeps its space."""
+    reports = worded_site(site)
+    flag = 'fixture.launch | torch | value.flag | yesno("不报错", "报错")'
+    low = "fixture.launch | torch | value.low"
+    page = Page(reports, "zh", "zh/p.md", provenance=False)
+    assert (
+        page.render(f" 值 {{{{ {low} }}}} 和 {{{{ {flag} }}}} 时")
+        == " 值 <code>3</code> 和不报错时"
+    )
+    assert page.render(f"值 {{{{ {low} }}}} 和") == "值 <code>3</code> 和"
+
+
+def test_the_hover_title_is_the_provenance_then_the_observation(site):
+    """The title attribute holds the whole tooltip: where the value ran (double quotes of a
+    processor's name become single ones), then the value observed, when the page words it."""
+    root, snippets, _ = site
+
+    def word(case, observed):
+        if case.claim.id == "fixture.launch":
+            observed["value"] = dict(WORDED)
+
+    records = live_records(snippets, word)
+    for rec in records:
+        rec["env"]["cpu"] = 'A "quoted" CPU'
+    write(records, root / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    markdown = '{{ fixture.launch | torch | value.flag | yesno("raises", "runs") }}'
+    assert Page(reports_of(site), "en", "en/p.md").render(markdown) == (
+        '[raises](verification.md#c-fixture-launch-torch){ .claim-value title="Claim '
+        "fixture.launch · PyTorch · CPU · torch 2.13.0, CPU (A 'quoted' CPU), Python 3.11.7, "
+        '2026-12-01 — click for the verification report · observed: True" '
+        'data-claim="fixture.launch" data-framework="torch" data-device="cpu" '
+        'data-field="value.flag" }'
+    )
 
 
 def test_notebook_values_keep_the_chinese_spacing():
