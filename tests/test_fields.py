@@ -91,7 +91,7 @@ def test_output_text_keeps_what_was_printed_and_cuts_a_long_message_at_twelve_li
     """Only the final line breaks of the output go (its spaces and characters stay); an
     exception's message shows at most 12 lines, then "..."."""
     assert output_text({"observed": {"output": "a  \nbX  \n\n"}}) == "a  \nbX  "
-    assert output_text({"observed": {"output": "endX.\n"}}) == "endX."
+    assert output_text({"observed": {"output": "endX\n"}}) == "endX"
     lines = [f"line {i}" for i in range(1, 14)]
 
     def shown(message_lines):
