@@ -6,8 +6,12 @@ script that joins a process group of more than one process is started by ``launc
 
 from __future__ import annotations
 
+import errno
 import re
+import socket
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SNIPPETS = ROOT / "snippets"
@@ -68,3 +72,56 @@ def test_a_snippet_that_starts_processes_itself_fails(tmp_path):
         "own_start_torch.py: starts a two-process script itself, not through launch()",
         "lonely_worker_torch.py: joins a process group but no snippet launches it",
     ]
+
+
+def launcher(framework: str, folder: Path):
+    """launch_<framework>.py imported from a copy in ``folder``, where the test puts its workers."""
+    import importlib.util
+
+    source = SNIPPETS / "accumulation" / f"launch_{framework}.py"
+    copy = folder / source.name
+    copy.write_text(source.read_text("utf-8"), "utf-8")
+    spec = importlib.util.spec_from_file_location(f"launch_{framework}_copy", copy)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("framework", ["paddle", "torch"])
+def test_a_reserved_port_is_given_to_no_other_program(framework, tmp_path):
+    """CI, 2026-12-07: rank 0 of a Paddle launch aborted (SIGABRT) because the port the
+    launcher had found free and released was taken before rank 0 listened on it. A reserved
+    port stays bound: a program that binds it without SO_REUSEADDR (as the OS's own choice of
+    a port for bind(0) or connect() does not even try) is refused, while a listening socket
+    with SO_REUSEADDR, as Paddle's and PyTorch's stores open, gets it. Closed, it is free."""
+    reserved = launcher(framework, tmp_path).reserve_port()
+    port = reserved.getsockname()[1]
+    with socket.socket() as other, pytest.raises(OSError) as refused:
+        other.bind(("127.0.0.1", port))
+    assert refused.value.errno == errno.EADDRINUSE
+    with socket.socket() as store:
+        store.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        store.bind(("127.0.0.1", port))
+        store.listen()
+    reserved.close()
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", port))
+
+
+@pytest.mark.parametrize("framework", ["paddle", "torch"])
+def test_a_rank_that_aborts_fails_the_launch_with_what_it_printed(framework, tmp_path):
+    """Paddle prints its fatal error (C++ traceback, "SIGABRT") to stdout: the launcher's
+    error shows both streams, and the exit code."""
+    (tmp_path / "aborting.py").write_text(
+        "import os, sys\n"
+        "print('fatal error on stdout', flush=True)\n"
+        "print('warning on stderr', file=sys.stderr, flush=True)\n"
+        "os.abort()\n",
+        "utf-8",
+    )
+    with pytest.raises(RuntimeError) as failed:
+        launcher(framework, tmp_path).launch("aborting.py")
+    assert str(failed.value) == (
+        "rank 0 exited with code -6:\n"
+        "stdout:\nfatal error on stdout\n\nstderr:\nwarning on stderr\n"
+    )
