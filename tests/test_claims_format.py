@@ -3,6 +3,8 @@ malformed claims rejected with the file and field named. No framework runs here.
 
 from __future__ import annotations
 
+import locale
+
 import pytest
 from claimkit import CLAIMS, VERSIONS, make_snippets
 
@@ -870,3 +872,56 @@ def test_from_time_import_time_alone_is_a_clock(tmp_path):
     file = tmp_path / "f.py"
     file.write_text("from time import time\nstart = time()\n", encoding="utf-8")
     assert clock_reads(file) == ["line 1: time.time"]
+
+
+def test_a_silent_facts_row_may_rest_on_the_cpu_tables(tmp_path):
+    """A silent row's fact is looked up in each framework's CPU expectation, device table
+    included: facts declared in [claim.expect.<fw>.cpu] count."""
+    text = CLAIMS.replace("[claim.expect.paddle]\nfacts", "[claim.expect.paddle.cpu]\nfacts")
+    text = text.replace("[claim.expect.torch]\nfacts", "[claim.expect.torch.cpu]\nfacts")
+    assert text.count("[claim.expect.paddle.cpu]\nfacts") == 1 and "expect.torch.cpu" in text
+    claims = {
+        c.id: c for c in load_claims(make_snippets(tmp_path, text) / "fixture" / "claims.toml")
+    }
+    assert [row["fact"] for row in claims["fixture.launch"].silent] == ["silent_loss"]
+
+
+def test_a_silent_fact_only_in_gpu_tables_is_refused(tmp_path):
+    """A claim for the GPU alone, its facts in [claim.expect.<fw>.gpu]: its silent row names no
+    fact of the CPU expectation, which is where a silent row's fact is looked up."""
+    text = CLAIMS.replace("[claim.expect.paddle]\nfacts", "[claim.expect.paddle.gpu]\nfacts")
+    text = text.replace("[claim.expect.torch]\nfacts", "[claim.expect.torch.gpu]\nfacts")
+    text = text.replace(
+        'snippet = "launch"\ndevices = ["cpu"]', 'snippet = "launch"\ndevices = ["gpu"]'
+    )
+    assert text.count('devices = ["gpu"]') == 1 and "expect.torch.gpu]\nfacts" in text
+    path = make_snippets(tmp_path, text) / "fixture" / "claims.toml"
+    with pytest.raises(ClaimError) as excinfo:
+        load_claims(path)
+    assert str(excinfo.value) == (
+        f"{path}: claim 'fixture.launch'.silent[0].fact: 'silent_loss' must be a boolean fact of "
+        "expect.paddle.facts"
+    )
+
+
+@pytest.fixture
+def ascii_locale():
+    """The C locale's character set (ASCII) as the default encoding of files, for one test."""
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    yield
+    locale.setlocale(locale.LC_CTYPE, before)
+
+
+def test_claims_and_snippets_are_read_as_utf8_whatever_the_locale(tmp_path, ascii_locale):
+    """The claims files hold Chinese; a snippet may too (a comment, a string)."""
+    snippets = make_snippets(tmp_path)
+    folder = snippets / "fixture"
+    (folder / "work_torch.py").write_text("# 工作进程\nimport helper\n", encoding="utf-8")
+    (folder / "grad_torch.py").write_text('w = "梯度"\n', encoding="utf-8")
+    assert [c.id for c in discover(snippets)][:2] == ["fixture.leaf", "fixture.grad"]
+    assert load_claims(folder / "claims.toml")[0].statement["zh"] == "叶子张量报错。"
+    found = input_files(folder / "launch_torch.py")
+    assert [p.name for p in found] == ["launch_torch.py", "work_torch.py", "helper.py"]
+    (folder / "timed.py").write_text("# 计时\nimport time\nx = time.time()\n", encoding="utf-8")
+    assert clock_reads(folder / "timed.py") == ["line 3: time.time"]
