@@ -686,6 +686,29 @@ def test_results_problems_for_foreign_and_unreadable_reports(snippets, tmp_path)
     assert "results/torch-2.4.1.json: fixture.leaf[paddle-gpu] is not a torch CPU case" in problems
 
 
+def test_results_problems_judge_a_gpu_report_by_the_snippets_given(snippets, tmp_path):
+    """A GPU report among the results is checked against the same snippets as the matrix
+    reports: its fixture records are fresh there, and the failed one is named (against the
+    site's own snippets they would be no declared case at all)."""
+    results = tmp_path / "results"
+    cases = cases_for(snippets)
+    ran = passed(cases[("fixture.chain", "torch", "gpu")])
+    failed = record(
+        cases[("fixture.chain", "paddle", "gpu")],
+        status="failed",
+        env=env_for("paddle", "gpu"),
+        reason="boom",
+    )
+    path = results / "gpu-test.json"
+    write([ran, failed], path, snippets=snippets, versions=VERSIONS, name="gpu-test")
+    assert results_problems(results, snippets, []) == [
+        "results/gpu-test.json: fixture.chain[paddle-gpu] failed on NVIDIA H200 with paddle "
+        "3.3.1 (boom): declare what the GPU does in the claim's expect.paddle.gpu table (or, if "
+        "the release decides it, a [[claim.expect.paddle.versions]] range), with the observed "
+        "value and why in a comment, or fix the snippet; then run the kit again"
+    ]
+
+
 def test_a_record_carries_its_process_allocator_and_huge_page_mode(snippets):
     case = cases_for(snippets)[("fixture.launch", "torch", "cpu")]
     observed = {
