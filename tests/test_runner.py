@@ -365,24 +365,21 @@ def test_an_isolated_gpu_case_waits_for_its_answer_as_long_as_it_declares(cases,
     assert asked == [7.5]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug found by the mutation run of e648ea2 (runner.py): a worker that ended "
-    "on its own between two cases is replaced in Runner._worker without close(): its log "
-    "(NamedTemporaryFile(delete=False)) stays in the temporary folder, its pipes are left to "
-    "the garbage collector; the fix changes runner.py, an engine file: it lands with a full "
-    "rerun of the release matrix",
-)
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the pipes
 def test_a_worker_that_ended_between_two_cases_leaves_no_log_when_replaced(runner):
-    first = runner._worker("torch", "cpu").proc.pid  # no reference kept here
-    log = Path(runner.workers[("torch", "cpu")].log.name)
-    runner.workers[("torch", "cpu")].kill()  # it ends on its own (the OOM killer, say)
-    try:
-        assert runner._worker("torch", "cpu").proc.pid != first
-        assert not log.exists()
-    finally:
-        log.unlink(missing_ok=True)
+    """Found by the mutation run of e648ea2: a worker that ended on its own between two cases
+    (the OOM killer, say) was replaced without close(), its log (delete=False) left in the
+    temporary folder and its pipes to the garbage collector. Templates likewise."""
+    for get, made in ((runner._worker, runner.workers), (runner._template, runner.templates)):
+        old = get("torch", "cpu")
+        log = Path(old.log.name)
+        old.kill()
+        try:
+            assert get("torch", "cpu") is not old
+            assert not log.exists()
+            assert old.proc.stdin.closed and old.proc.stdout.closed and old.log.closed
+            assert list(made.values()).count(old) == 0
+        finally:
+            log.unlink(missing_ok=True)
 
 
 # -- the pytest plugin's scheduler -----------------------------------------------------------

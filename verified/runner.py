@@ -215,6 +215,8 @@ class Runner:
         key = (framework, device)
         worker = self.workers.get(key)
         if worker is None or not worker.alive():
+            if worker is not None:  # it ended between two cases: its pipes and log go with it
+                worker.close()
             env = worker_env(self.base_env(), None)
             worker = self.workers[key] = Worker(framework, device, module=self.module, env=env)
         return worker
@@ -232,6 +234,8 @@ class Runner:
         key = self.template_key(framework, device, env)
         template = self.templates.get(key)
         if template is None or not template.alive():
+            if template is not None:  # as in _worker: close the one that ended
+                template.close()
             template = Worker(framework, device, module=self.module, fork=True, env=env)
             self.templates[key] = template
         return template
