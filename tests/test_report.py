@@ -5,6 +5,7 @@ looked up as passed; GPU values may come from an environment report, CPU values 
 from __future__ import annotations
 
 import json
+import locale
 
 import pytest
 from claimkit import VERSIONS, context_for, env_for, make_snippets, observed_for
@@ -779,3 +780,48 @@ def test_a_record_of_a_framework_not_installed_answers_its_device_s_case(snippet
     assert case.spec["tol_bytes"] == 512
     assert case_for(claims, {**rec, "device": "cpu"}, None).spec.get("tol_bytes") is None
     assert case_for(claims, {**rec, "id": "fixture.gone"}, None) is None
+
+
+@pytest.fixture
+def ascii_locale():
+    """The C locale's character set (ASCII) as the default encoding of files, for one test."""
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    yield
+    locale.setlocale(locale.LC_CTYPE, before)
+
+
+def test_a_report_is_written_and_read_as_utf8_whatever_the_locale(snippets, tmp_path, ascii_locale):
+    """A report holds words of any language (its name, a reason, an observed message): it is
+    written, merged, read and reused as UTF-8, also where the locale's encoding is ASCII."""
+    context = context_for()
+    path = tmp_path / "claims.json"
+    cases = [case for case in cases_for(snippets).values() if case.device == "cpu"]
+    records = [
+        record(
+            case,
+            status="passed",
+            env=environment({"framework": case.framework}, "cpu", context),
+            observed=observed_for(case),
+            context=context,
+        )
+        for case in cases
+    ]
+    write(records, path, snippets=snippets, context=context, name="本次构建")
+    assert '\n "name": "本次构建",\n' in path.read_bytes().decode("utf-8")
+    again = write([], path, snippets=snippets, context=context, name="本次构建")  # merged
+    assert len(again["claims"]) == len(cases)
+    assert Report(path, live=True, snippets=snippets, versions=VERSIONS).name == "本次构建"
+    assert sorted(reusable(cases, path, context)) == sorted(case.name for case in cases)
+
+
+def test_a_build_judges_each_record_of_an_environment_report_once(snippets, tmp_path):
+    """Environment reports are read once per build too: a record judged fresh stays so for
+    the build (a change of its snippet shows at the next read)."""
+    gpu = passed(cases_for(snippets)[("fixture.chain", "torch", "gpu")])
+    reports = make_reports(snippets, tmp_path, run_all(snippets), [("gpu", [gpu], VERSIONS)])
+    (first,) = reports.others[0].entries()
+    (snippets / "fixture" / "chain_torch.py").write_text("# changed\n", encoding="utf-8")
+    assert reports.others[0].entries()[0] is first and first.stale is None
+    again = Reports(reports.live.path, tmp_path / "results", snippets, VERSIONS)
+    assert again.others[0].entries()[0].stale.startswith("the snippet")
