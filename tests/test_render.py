@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from claimkit import (
+    CLAIMS,
     PAGE_EN,
     VERSIONS,
     ascii_locale,
@@ -27,6 +28,7 @@ from verified.pages.fmt import code, escape, fmt_bytes, fmt_ratio, fmt_seconds, 
 from verified.pages.markdown import anchors_of, article_pages, statement_sections
 from verified.pages.page import Page, render, verified_line
 from verified.pages.tables import release_matrix, silent_table, verification_page
+from verified.pages.words import ARTICLES
 from verified.report import ReportError, Reports, record, write
 
 OLD = {"paddle": "2.6.2", "torch": "2.13.0+cpu"}
@@ -616,6 +618,43 @@ def test_verification_page_rows_say_where_each_result_ran(site):
     )
 
 
+@pytest.mark.parametrize(
+    ("lang", "rows"),
+    [
+        ("en", ["| other | paddle 3.3.1, torch 2.13.0 | CPU | 3.11.7 | Test CPU |  |",
+                "| other | torch 2.13.0 | CPU | 3.11.7 | Test CPU, 8 cores, glibc 2.39, 6.8 |  |"]),
+        ("zh", ["| other | paddle 3.3.1、torch 2.13.0 | CPU | 3.11.7 | Test CPU |  |",
+                "| other | torch 2.13.0 | CPU | 3.11.7 | Test CPU，8 核，glibc 2.39，6.8 |  |"]),
+    ],
+)  # fmt: skip
+def test_verification_page_environments_of_one_report(site, lang, rows):
+    """One row per environment a report's records ran in, in a stable order even where a
+    framework was not installed (None) for some records and was for others; the host in the
+    page's language; a CPU row names no GPU; a skipped record's environment is no row; a
+    report that does not say when it was generated leaves that cell empty."""
+    root, snippets, docs = site
+    cases = all_cases(snippets, VERSIONS)
+    host = {"cpu": "Test CPU", "cores": 8, "libc": "glibc 2.39", "kernel": "6.8"}
+
+    def torch_cpu(claim_id, status="passed", **env):
+        case = cases[(claim_id, "torch", "cpu")]
+        return record(case, status=status, env=env_for("torch", **env),
+                      observed=observed_for(case), reason="no torch here")  # fmt: skip
+
+    records = [
+        torch_cpu("fixture.grad", versions={"paddle": None, "torch": VERSIONS["torch"]}, host=host),
+        torch_cpu("fixture.leaf", gpu="NVIDIA H200"),
+        torch_cpu("fixture.chain", "skipped", python="3.99.0"),
+    ]
+    path = root / "results" / "other.json"
+    write(records, path, snippets=snippets, versions=VERSIONS, name="other")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["generated"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    lines = verification_page(reports_of(site), lang, docs).split("\n")
+    assert [line for line in lines if line.startswith("| other |")] == rows
+
+
 def test_verification_page_marks_failed_stale_and_missing(site):
     root, snippets, docs = site
 
@@ -642,8 +681,65 @@ def test_verification_page_marks_failed_stale_and_missing(site):
     reports.live.records = {
         k: v for k, v in reports.live.records.items() if k[0] != "fixture.speed"
     }
-    with pytest.raises(ReportError, match=r"claim fixture.speed \[paddle-cpu\] is missing"):
+    with pytest.raises(
+        ReportError,
+        match=r"^verification page: claim fixture\.speed \[paddle-cpu\] is missing from the "
+        r"report; run the claims$",
+    ):
         verification_page(reports, "en", docs)
+
+
+def test_verification_page_cells_of_a_gpu_claim(tmp_path):
+    """A claim declared on the GPU alone has "—" for the CPU and its GPU cell; a GPU case
+    that passed in two reports shows both results, one under the other."""
+    gpu_only = 'snippet = "chain"\ndevices = ["gpu"]\nregions'
+    snippets = make_snippets(tmp_path, CLAIMS.replace('snippet = "chain"\nregions', gpu_only))
+    docs = make_docs(tmp_path)
+    write(live_records(snippets), tmp_path / "build" / "claims.json", snippets=snippets,
+          versions=VERSIONS)  # fmt: skip
+    case = all_cases(snippets, VERSIONS)[("fixture.chain", "torch", "gpu")]
+    for name, gpu in (("a", "NVIDIA H100"), ("b", "NVIDIA H200")):
+        rec = record(case, status="passed", env=env_for("torch", "gpu", gpu=gpu),
+                     observed=observed_for(case))  # fmt: skip
+        write([rec], tmp_path / "results" / f"{name}.json", snippets=snippets,
+              versions=VERSIONS, name=name)  # fmt: skip
+    page = verification_page(reports_of((tmp_path, snippets, docs)), "en", docs)
+    shown = (
+        "✓ <code>out</code>: 2,048 / 2,048<br><code>inplace</code>: 0 / 0 B "
+        "(measured / theoretical)"
+    )
+    env = (
+        '<br><span class="claim-env" title="torch 2.13.0, {gpu}, CUDA 13.0, Python 3.11.7, '
+        '2026-12-01">torch 2.13.0 · {gpu} · 2026-12-01</span>'
+    )
+    assert (
+        '<a id="c-fixture-chain-paddle"></a>PaddlePaddle | `fixture/chain_paddle.py`<br>'
+        "`fixture/claims.toml` | — | — not run |"
+    ) in page
+    assert (
+        '<a id="c-fixture-chain-torch"></a>PyTorch | `fixture/chain_torch.py`<br>'
+        f"`fixture/claims.toml` | — | {shown}{env.format(gpu='NVIDIA H100')}<br>"
+        f"{shown}{env.format(gpu='NVIDIA H200')} |"
+    ) in page
+
+
+def test_verification_page_titles_and_links_each_article_in_its_language(site, monkeypatch):
+    """An article's heading is its title in the page's language, linked to the article (or
+    its overview) among that language's pages; a claim shown in two sections links both."""
+    _root, _snippets, docs = site
+    monkeypatch.setitem(ARTICLES, "fixture", {"en": "Fixture article", "zh": "夹具文章"})
+    again = PAGE_EN + "\n## Again\n\n{{ fixture.grad | paddle | value }}\n"
+    (docs / "en" / "fixture.md").write_text(again, "utf-8")
+    (docs / "zh" / "fixture.md").unlink()  # Chinese: a section of pages, with its overview
+    (docs / "zh" / "fixture").mkdir()
+    (docs / "zh" / "fixture" / "index.md").write_text("# Fixture\n\nOverview.\n", "utf-8")
+    (docs / "zh" / "fixture" / "sub.md").write_text(again, "utf-8")
+    en = verification_page(reports_of(site), "en", docs)
+    assert "\n## [Fixture article](fixture.md)\n" in en
+    assert "Shown in: [A section](fixture.md#a-section)<br>[Again](fixture.md#again) |" in en
+    zh = verification_page(reports_of(site), "zh", docs)
+    assert "\n## [夹具文章](fixture/index.md)\n" in zh
+    assert "[A section](fixture/sub.md#a-section)<br>[Again](fixture/sub.md#again) |" in zh
 
 
 def test_release_matrix_marks_each_release(site):
@@ -662,6 +758,45 @@ def test_release_matrix_marks_each_release(site):
     matrix = "\n".join(release_matrix(reports_of(site), "en"))
     assert "| [`fixture.leaf`](#c-fixture-leaf) | ✗<sup>1</sup> | ✓ |" in matrix
     assert "1. boom" in matrix
+
+
+def test_release_matrix_notes_and_marks_of_every_status(site):
+    """A release without a record of the claim is "·" and the next release still has its
+    cell; a failure's note is its reason cut at 300 characters; a case that cannot run is
+    noted with its reason (no override declares it), and a stale one with why, both in the
+    page's language; a status without a mark (skipped) is shown as it is."""
+    add_old_paddle(site)
+    root, snippets, _ = site
+    old = root / "results" / "paddle-2.6.2.json"
+    data = json.loads(old.read_text(encoding="utf-8"))
+    data["claims"] = [r for r in data["claims"] if r["id"] != "fixture.launch"]
+    old.write_text(json.dumps(data), encoding="utf-8")
+    unmeasurable = "paddle 3.3.1 has no host allocator statistics to measure with (stats missing)"
+    changes = {
+        ("fixture.grad", "torch"): {"status": "failed", "reason": "x" * 400},
+        ("fixture.launch", "paddle"): {"status": "not-runnable", "reason": unmeasurable},
+        ("fixture.speed", "torch"): {"status": "skipped", "reason": "no torch here"},
+    }
+    records = [
+        {**r, **changes.get((r["id"], r["framework"]), {})} if r["device"] == "cpu" else r
+        for r in live_records(snippets)
+    ]
+    write(records, root / "build" / "claims.json", snippets=snippets, versions=VERSIONS)
+    (snippets / "fixture" / "grad_paddle.py").write_text("# changed\n", encoding="utf-8")
+    rows = {
+        "| [`fixture.grad`](#c-fixture-grad) | ⟳<sup>2</sup> | ⟳<sup>2</sup> |",
+        "| [`fixture.launch`](#c-fixture-launch) | · | ⊘<sup>3</sup> |",
+        "| [`fixture.grad`](#c-fixture-grad) | ✗<sup>1</sup> |",
+        "| [`fixture.speed`](#c-fixture-speed) | skipped |",
+    }
+    en = release_matrix(reports_of(site), "en")
+    assert rows <= set(en)
+    assert "2. the snippet, a file it reads or the expectation changed since it ran" in en
+    assert f"3. {unmeasurable}" in en and f"1. {'x' * 300}" in en
+    zh = release_matrix(reports_of(site), "zh")
+    assert rows <= set(zh)
+    assert "2. 那次运行之后，代码片段、它读取的文件或预期有改动" in zh
+    assert "3. 飞桨 3.3.1 没有可用于测量的主机分配器统计（缺少 stats）" in zh
 
 
 def test_statement_sections(tmp_path):
@@ -1085,6 +1220,10 @@ def test_the_zh_verification_page_words_observed_values_it_can(site):
     )
     assert "killed by SIGSEGV" not in zh
     assert raw in verification_page(reports_of(site), "en", docs)
+    english = snippets / "fixture" / "values.en.toml"  # even a table for English words nothing
+    english.write_text('"killed by SIGSEGV" = "crashed"\n"exit code 0" = "exited"\n', "utf-8")
+    assert raw in verification_page(reports_of(site), "en", docs)
+    english.unlink()
     table.write_text('"killed by SIGSEGV" = "被 SIGSEGV 终止"\n', "utf-8")  # one phrase unworded
     assert raw in verification_page(reports_of(site), "zh", docs)
 
