@@ -8,13 +8,13 @@ reports at hook level (no site build). Also the wording of observed values in Ch
 from __future__ import annotations
 
 import pytest
-from claimkit import VERSIONS, env_for, make_docs, make_snippets, observed_for
+from claimkit import CLAIMS, VERSIONS, env_for, make_docs, make_snippets, observed_for
 
 from verified.claims import all_cases
 from verified.pages.fields import PLACEHOLDER, mark
 from verified.pages.fmt import code, env_text, escape, fmt_value
 from verified.pages.page import Page
-from verified.pages.standing import Use, case_name_of, of_statement
+from verified.pages.standing import Use, case_name_of, of_case, of_statement
 from verified.pages.tables import silent_table
 from verified.pages.words import BOOLEANS, NAMES, SKIP_TEXT, STALE_TEXT, TEXT
 from verified.report import ReportError, Reports, record, write
@@ -467,6 +467,24 @@ def test_a_statement_rests_on_every_cpu_record_and_on_gpu_records_that_ran(shown
     assert standing.refusal(Use.STATEMENT, "") == (
         f"claim fixture.leaf[torch-cpu] is not in {live} (unknown id, or the claims were not run)"
     )
+
+
+def test_a_statement_rests_on_the_cpu_whatever_order_the_claim_lists_its_devices(tmp_path):
+    """A claim may list the GPU first: a GPU record that was skipped is passed over, and the
+    CPU records are still rested on. A case's device is the CPU unless named."""
+    gpu_first = 'snippet = "leaf"\ndevices = ["gpu", "cpu"]\n'
+    snippets = make_snippets(tmp_path, CLAIMS.replace('snippet = "leaf"\n', gpu_first))
+    live = tmp_path / "build" / "claims.json"
+    failed = {("fixture.leaf", "torch", "cpu"): {"reason": "boom"}}
+    write(records(snippets, failed), live, snippets=snippets, versions=VERSIONS)
+    reports = Reports(live, tmp_path / "results", snippets, VERSIONS)
+    claim = {c.id: c for c in reports.claims}["fixture.leaf"]
+    assert claim.devices == ("gpu", "cpu")
+    standing = of_statement(reports, claim)
+    assert names_of(standing) == ["fixture.leaf[paddle-cpu]", "fixture.leaf[torch-cpu]"]
+    assert [case_name_of(e) for e in standing.failing(Use.STATEMENT)] == ["fixture.leaf[torch-cpu]"]
+    assert names_of(of_case(reports, "fixture.leaf", "torch")) == ["fixture.leaf[torch-cpu]"]
+    assert of_case(reports, "fixture.leaf", "torch").missing == ()
 
 
 # -- the verification page's list of what did not pass, and each mark --------------------------
