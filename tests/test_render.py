@@ -690,8 +690,9 @@ def test_verification_page_marks_failed_stale_and_missing(site):
 
 
 def test_verification_page_cells_of_a_gpu_claim(tmp_path):
-    """A claim declared on the GPU alone has "—" for the CPU and its GPU cell; a GPU case
-    that passed in two reports shows both results, one under the other."""
+    """A claim declared on the GPU alone has "—" for the CPU and its GPU cell, and no row in
+    the release matrix (the claims after it have theirs); a GPU case that passed in two
+    reports shows both results, one under the other."""
     gpu_only = 'snippet = "chain"\ndevices = ["gpu"]\nregions'
     snippets = make_snippets(tmp_path, CLAIMS.replace('snippet = "chain"\nregions', gpu_only))
     docs = make_docs(tmp_path)
@@ -721,6 +722,9 @@ def test_verification_page_cells_of_a_gpu_claim(tmp_path):
         f"`fixture/claims.toml` | — | {shown}{env.format(gpu='NVIDIA H100')}<br>"
         f"{shown}{env.format(gpu='NVIDIA H200')} |"
     ) in page
+    matrix = page.split("\n## Across framework releases\n")[1]
+    assert "[`fixture.chain`]" not in matrix
+    assert matrix.count("| [`fixture.speed`](#c-fixture-speed) | ✓ |") == 2  # each framework
 
 
 def test_verification_page_titles_and_links_each_article_in_its_language(site, monkeypatch):
