@@ -768,7 +768,7 @@ def test_release_matrix_notes_and_marks_of_every_status(site):
     """A release without a record of the claim is "·" and the next release still has its
     cell; a failure's note is its reason cut at 300 characters; a case that cannot run is
     noted with its reason (no override declares it), and a stale one with why, both in the
-    page's language; a status without a mark (skipped) is shown as it is."""
+    page's language; a skipped one as not run (the legend's ·), in either language."""
     add_old_paddle(site)
     root, snippets, _ = site
     old = root / "results" / "paddle-2.6.2.json"
@@ -791,7 +791,7 @@ def test_release_matrix_notes_and_marks_of_every_status(site):
         "| [`fixture.grad`](#c-fixture-grad) | ⟳<sup>2</sup> | ⟳<sup>2</sup> |",
         "| [`fixture.launch`](#c-fixture-launch) | · | ⊘<sup>3</sup> |",
         "| [`fixture.grad`](#c-fixture-grad) | ✗<sup>1</sup> |",
-        "| [`fixture.speed`](#c-fixture-speed) | skipped |",
+        "| [`fixture.speed`](#c-fixture-speed) | · |",
     }
     en = release_matrix(reports_of(site), "en")
     assert rows <= set(en)

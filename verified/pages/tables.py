@@ -211,7 +211,15 @@ def verification_page(reports: Reports, lang: str, docs: Path) -> str:
     return "\n".join(out)
 
 
-MARKS = {"passed": "✓", "differs": "≠", "not-runnable": "⊘", "failed": "✗", "stale": "⟳"}
+# "skipped": the case did not run, like a release with no record: the legend's "· not run"
+MARKS = {
+    "passed": "✓",
+    "differs": "≠",
+    "not-runnable": "⊘",
+    "failed": "✗",
+    "stale": "⟳",
+    "skipped": "·",
+}
 
 
 def release_matrix(reports: Reports, lang: str) -> list[str]:
