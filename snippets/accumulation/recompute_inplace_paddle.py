@@ -6,6 +6,7 @@ from paddle.distributed.fleet.utils import recompute
 
 paddle.seed(0)
 linear = paddle.nn.Linear(2, 2)
+flatten = paddle.nn.Flatten()
 mask = paddle.to_tensor([[1.0, 0.0]])  # data: stop_gradient=True, to_tensor's default
 
 
@@ -16,6 +17,11 @@ def block(hidden):
 
 def doubling_block(hidden):
     hidden = hidden.scale_(2.0)  # into its input too; doubling twice is not doubling once
+    return linear(hidden)
+
+
+def flattened_block(hidden):
+    hidden = flatten(hidden).scale_(2.0)  # writes into its input too
     return linear(hidden)
 
 
@@ -64,6 +70,7 @@ results = {}
 for name, fn in [
     ("block", block),
     ("doubling_block", doubling_block),
+    ("flattened_block", flattened_block),
     ("intermediate_block", intermediate_block),
     ("out_of_place_block", out_of_place_block),
 ]:

@@ -6,6 +6,7 @@ from torch.utils.checkpoint import checkpoint
 
 torch.manual_seed(0)
 linear = torch.nn.Linear(2, 2)
+flatten = torch.nn.Flatten()
 mask = torch.tensor([[1.0, 0.0]])  # data that needs no gradient
 
 
@@ -16,6 +17,11 @@ def block(hidden):
 
 def doubling_block(hidden):
     hidden = hidden.mul_(2)  # into its input too; doubling twice is not doubling once
+    return linear(hidden)
+
+
+def flattened_block(hidden):
+    hidden = flatten(hidden).mul_(2)  # writes into its input too
     return linear(hidden)
 
 
@@ -58,6 +64,7 @@ results = {}
 for name, fn in [
     ("block", block),
     ("doubling_block", doubling_block),
+    ("flattened_block", flattened_block),
     ("intermediate_block", intermediate_block),
     ("out_of_place_block", out_of_place_block),
 ]:

@@ -289,12 +289,28 @@ SUB_PAGE_CASES = {
         "accumulation/mixed-precision/",
     ),
     "zh-grad-scaler": ("zh", "混合精度 GradScaler 梯度累积", "accumulation/mixed-precision/"),
+    "en-fused-scaler": (
+        "en",
+        "grad still scaled after GradScaler skipped step fused Adam",
+        "accumulation/mixed-precision/",
+    ),
+    "zh-fused-scaler": ("zh", "跳过更新之后 fused 梯度仍带着缩放", "accumulation/mixed-precision/"),
     "en-checkpointing": (
         "en",
         "activation checkpointing first block gets no gradient",
         "accumulation/recomputation/",
     ),
     "zh-checkpointing": ("zh", "前向重计算 第一个分段拿不到梯度", "accumulation/recomputation/"),
+    "en-flatten-recompute": (
+        "en",
+        "recompute nn.Flatten in-place write wrong gradient no error",
+        "accumulation/recomputation/",
+    ),
+    "zh-flatten-recompute": (
+        "zh",
+        "前向重计算 Flatten 原位写入 梯度错误",
+        "accumulation/recomputation/",
+    ),
     "en-gradient-merge": ("en", "Paddle gradient merge", "accumulation/built-in/"),
     "zh-gradient-merge-page": ("zh", "飞桨 Gradient Merge", "accumulation/built-in/"),
     "en-stack-overflow": (
