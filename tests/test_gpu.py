@@ -7,6 +7,7 @@ tests/test_gpu_sim.py (``nox -s gpu-sim``)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -23,7 +24,15 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from claimkit import VERSIONS, context_for, env_for, make_docs, make_snippets, observed_for
+from claimkit import (
+    SNIPPETS,
+    VERSIONS,
+    context_for,
+    env_for,
+    make_docs,
+    make_snippets,
+    observed_for,
+)
 from packaging.requirements import Requirement
 
 from verified.claims import ROOT, Case, _merge, all_cases, discover
@@ -32,7 +41,7 @@ from verified.gpu.check import report_problems, run_problems
 from verified.gpu.plugin import capped
 from verified.pages.page import verified_line
 from verified.pages.tables import verification_page
-from verified.report import Report, Reports, environment, record, write
+from verified.report import Report, Reports, case_name, environment, record, write
 from verified.results import results_problems
 
 TORCH_GPU = "2.11.0+cu130"  # the GPU machine's PyTorch; the pin is 2.13.0
@@ -333,6 +342,91 @@ def test_a_kit_report_is_checked_against_the_declared_cases(tmp_path, on_device)
     )
 
 
+def test_each_way_a_kit_report_can_be_wrong_is_named(tmp_path):
+    snippets = make_snippets(tmp_path)
+    cases = device_cases(snippets)
+    report = kit_report(snippets, tmp_path / "results" / "gpu-nvidia-h200.json")
+
+    def problems(change=None, *, cuda=True, installed=ON_DEVICE) -> list[str]:
+        doctored = json.loads(json.dumps(report))
+        if change:
+            change(doctored, [r for r in doctored["claims"] if r["framework"] == "paddle"][0],
+                   [r for r in doctored["claims"] if r["framework"] == "torch"][0])  # fmt: skip
+        return run_problems(doctored, cases, installed=installed, cuda=cuda)
+
+    def schema(report, paddle, torch):
+        report["schema"] = 0
+
+    assert problems(schema) == [f"schema 0, expected {report['schema']}"]
+    assert problems(lambda report, paddle, torch: report.pop("claims"))[:4] == [
+        f"{name}: no record" for name in [case_name(*key) for key in cases]
+    ]
+
+    def skipped_otherwise(report, paddle, torch):
+        paddle["skip"] = {"code": "no_cuda"}
+
+    assert problems(skipped_otherwise) == [
+        "fixture.leaf[paddle-gpu]: paddle is not installed, yet the case is skipped (skip code "
+        "'no_cuda'), not skipped as not installed"
+    ]
+
+    def no_skip(report, paddle, torch):
+        paddle["skip"] = None
+
+    assert problems(no_skip)[0].endswith("(skip code None), not skipped as not installed")
+
+    def other_reason(report, paddle, torch):
+        paddle["reason"] = "PaddlePaddle is not installed"
+
+    assert problems(other_reason) == [
+        "fixture.leaf[paddle-gpu]: the reason does not say it is not installed"
+    ]
+
+    def no_reason(report, paddle, torch):
+        torch["status"], torch["reason"] = "skipped", ""
+
+    assert problems(no_reason) == ["fixture.leaf[torch-gpu]: skipped without a reason"]
+    assert problems(no_reason, cuda=False) == [
+        "fixture.leaf[torch-gpu]: skipped without a reason",
+        "fixture.chain[torch-gpu]: passed on a machine without CUDA",
+    ]
+
+    def no_gpu(report, paddle, torch):
+        torch["env"]["gpu"] = None
+
+    assert problems(no_gpu) == ["fixture.leaf[torch-gpu]: passed, but its environment names no GPU"]
+
+    def env_gone(report, paddle, torch):
+        torch["env"] = None
+
+    assert problems(env_gone) == [
+        "fixture.leaf[torch-gpu]: ran on torch None, but 2.11.0+cu130 is installed",
+        "fixture.leaf[torch-gpu]: passed, but its environment names no GPU",
+    ]
+    assert problems(lambda report, paddle, torch: report.pop("host")) == [
+        "host: no 'gpu'", "host: no 'cpu'", "host: no 'cores'", "host: no 'python'",
+        "host: no 'frameworks'", "host: no 'pytest'",
+    ]  # fmt: skip
+
+    def all_skipped(report, paddle, torch):
+        for rec in report["claims"]:
+            rec["status"], rec["reason"] = "skipped", rec["reason"] or "no CUDA"
+        report["host"]["gpu"] = None
+        report["host"]["no_gpu"] = report["host"]["no_gpu"] or "no CUDA"
+
+    assert problems(all_skipped) == []  # with CUDA: no GPU facts needed
+    assert problems(all_skipped, cuda=False) == []  # the kit's host block says why
+
+    def no_why(report, paddle, torch):
+        all_skipped(report, paddle, torch)
+        report["host"]["no_gpu"] = ""
+
+    assert problems(no_why, cuda=False) == ["host: no GPU, and no reason why"]
+    assert problems(no_why) == []
+    report["host"]["gpu"] = {"gpu": "NVIDIA H200"}
+    assert problems(lambda report, paddle, torch: None, cuda=False)[2:] == []
+
+
 # -- committed GPU reports and how the site shows them ---------------------------------------------
 
 
@@ -405,8 +499,33 @@ def test_what_makes_a_committed_gpu_report_unfit(tmp_path):
     written()
     (snippets / "fixture" / "leaf_torch.py").write_text("# changed\n", encoding="utf-8")
     assert report_problems(path, snippets) == []  # stale: shown as stale, refreshed on a GPU only
+    written("failed")
+    (snippets / "fixture" / "leaf_torch.py").write_text("# changed again\n", encoding="utf-8")
+    assert report_problems(path, snippets) == [  # the stale failure is not the report's problem
+        "results/gpu-nvidia-h200.json: fixture.chain[torch-gpu] failed on NVIDIA H200 with torch "
+        "2.11.0+cu130 (None): declare what the GPU does in the claim's expect.torch.gpu table (or, "
+        "if the release decides it, a [[claim.expect.torch.versions]] range), with the observed "
+        "value and why in a comment, or fix the snippet; then run the kit again"
+    ]
     path.write_text("{", encoding="utf-8")
     assert "is not valid JSON" in report_problems(path, snippets)[0]
+    assert report_problems(path, snippets)[0].endswith(
+        " (run python3 -m verified.gpu on a GPU machine (README: Running on a GPU))"
+    )
+    (snippets / "fixture" / "leaf_torch.py").write_text(SNIPPETS["leaf_torch.py"], "utf-8")
+    kit_report(snippets, path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    paddle, torch, _, chain = data["claims"]
+    torch["env"]["gpu"] = None
+    chain["status"], chain["reason"] = "failed", "y" * 300
+    data["claims"].append({**paddle, "device": "cpu"})
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert [p.split(": ", 1)[1][:75] for p in report_problems(path, snippets)] == [
+        "fixture.leaf[torch-gpu] passed, but its environment names no GPU",
+        "fixture.chain[torch-gpu] failed on NVIDIA H200 with torch 2.11.0+cu130 (yyy",
+        "fixture.leaf[paddle-cpu] is not a GPU case",
+    ]
+    assert f"({'y' * 200}): declare" in report_problems(path, snippets)[1]
 
 
 def test_gpu_facts_go_into_the_environment_of_gpu_records_only():
@@ -624,3 +743,395 @@ def test_the_command_refuses_to_start_without_its_wheels_or_with_a_bad_name(tmp_
     assert bad.returncode == 2 and "--name '../x'" in bad.stdout
     listed = kit_command("wheels")
     assert listed.returncode == 0 and listed.stdout == wheels.table() + "\n"
+
+
+# -- the kit's parts one by one: stand-ins for the processes, the clock and /proc ---------------
+
+
+def test_gpu_cases_are_the_declared_gpu_cases_only(tmp_path):
+    snippets = make_snippets(tmp_path)
+    assert sorted(kit.gpu_cases(snippets)) == [
+        ("fixture.chain", "paddle", "gpu"),
+        ("fixture.chain", "torch", "gpu"),
+        ("fixture.leaf", "paddle", "gpu"),
+        ("fixture.leaf", "torch", "gpu"),
+    ]
+
+
+def test_the_not_installed_reason_names_what_ran_or_no_framework():
+    assert kit.not_installed_reason("torch", []) == (
+        "PyTorch is not installed on this machine: only the GPU cases of no framework ran here"
+    )
+    assert kit.not_installed_reason("paddle", ["torch", "paddle"]).endswith(
+        "only the GPU cases of PyTorch and PaddlePaddle ran here"
+    )
+
+
+class FakeStat:
+    """An entry of the stand-in /proc: ``<pid>/stat`` with ``text`` (None: unreadable)."""
+
+    def __init__(self, pid: int, text: str | None):
+        self.parent = SimpleNamespace(name=str(pid))
+        self.text = text
+
+    def read_text(self):
+        if self.text is None:
+            raise PermissionError("gone")
+        return self.text
+
+
+def test_children_are_read_from_proc_whatever_their_names(monkeypatch):
+    stats = [
+        FakeStat(10, None),  # ended while /proc was read
+        FakeStat(11, "11 (py) 2 3) S 42 11"),  # a name with a space and a parenthesis
+        FakeStat(12, "12 (other) S 43 12"),
+        FakeStat(13, "13 (short) S"),  # no parent field
+        FakeStat(14, "14 (x) R 42"),
+    ]
+    globbed = []
+
+    def fake_path(text):
+        assert text == "/proc"
+        return SimpleNamespace(glob=lambda pattern: globbed.append(pattern) or stats)
+
+    monkeypatch.setattr(kit, "Path", fake_path)
+    assert kit.children(42) == [11, 14]
+    assert kit.children(13) == []
+    assert globbed == ["[0-9]*/stat", "[0-9]*/stat"]
+
+
+def test_kill_children_kills_each_group_or_else_the_process(monkeypatch):
+    calls = []
+
+    def killpg(pid, sig):
+        calls.append(("killpg", pid, sig))
+        if pid == 2:
+            raise ProcessLookupError  # not a group leader
+        if pid == 3:
+            raise PermissionError  # not ours
+
+    def kill(pid, sig):
+        calls.append(("kill", pid, sig))
+        if pid == 2:
+            raise ProcessLookupError  # ended meanwhile
+
+    monkeypatch.setattr(kit, "children", lambda pid: [1, 2, 3, 4] if pid == 7 else [])
+    monkeypatch.setattr(kit.os, "killpg", killpg)
+    monkeypatch.setattr(kit.os, "kill", kill)
+    kit.kill_children(7)
+    kill_signal = signal.SIGKILL
+    assert calls == [
+        ("killpg", 1, kill_signal),
+        ("killpg", 2, kill_signal),
+        ("kill", 2, kill_signal),
+        ("killpg", 3, kill_signal),
+        ("killpg", 4, kill_signal),
+    ]
+
+
+class FakeProcess:
+    """A stand-in for the Popen of pytest: ``waits`` says what each wait() does (an exit code,
+    or None: still running, the clock moves on by the timeout); ``calls`` records everything."""
+
+    def __init__(self, calls: list, clock: list, waits: list):
+        self.calls, self.clock, self.waits, self.pid = calls, clock, list(waits), 4242
+
+    def wait(self, timeout=None):
+        self.calls.append(("wait", timeout))
+        rc = self.waits.pop(0)
+        if rc is None:
+            self.clock[0] += timeout
+            raise subprocess.TimeoutExpired("pytest", timeout)
+        return rc
+
+    def send_signal(self, sig):
+        self.calls.append(("signal", sig))
+
+    def kill(self):
+        self.calls.append("kill")
+
+
+def deadline_run(monkeypatch, tmp_path, waits, *, grace=2.0, caller=None):
+    """run_with_deadline on a FakeProcess, with a stand-in clock; returns (result, calls,
+    the SIGINT handler the process started with)."""
+    calls, clock, started = [], [100.0], {}
+
+    def popen(cmd, **kwargs):
+        started["handler"] = signal.getsignal(signal.SIGINT)
+        calls.append(("popen", cmd, kwargs["cwd"], kwargs["env"], kwargs["stdout"].name))
+        assert kwargs["stderr"] == subprocess.STDOUT and kwargs["stdout"].mode == "w"
+        return FakeProcess(calls, clock, waits)
+
+    monkeypatch.setattr(kit.subprocess, "Popen", popen)
+    monkeypatch.setattr(kit, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    monkeypatch.setattr(kit, "kill_children", lambda pid: calls.append(("kill_children", pid)))
+    log = tmp_path / "pytest.log"
+    log.write_text("from an earlier run\n", encoding="utf-8")
+    previous = signal.signal(signal.SIGINT, caller) if caller else None
+    try:
+        result = kit.run_with_deadline(
+            ["pytest"], env={"A": "1"}, cwd=tmp_path, log=log, deadline=30.0, grace=grace
+        )
+        after = signal.getsignal(signal.SIGINT)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    assert log.read_text(encoding="utf-8") == ""  # the log is this run's
+    assert calls[0] == ("popen", ["pytest"], tmp_path, {"A": "1"}, str(log))
+    if caller:
+        assert after == caller
+    return result, calls[1:], started["handler"]
+
+
+def test_a_run_within_its_deadline_returns_its_exit_code(monkeypatch, tmp_path):
+    result, calls, _ = deadline_run(monkeypatch, tmp_path, [0])
+    assert (result, calls) == ((0, False), [("wait", 30.0)])
+    result, calls, _ = deadline_run(monkeypatch, tmp_path, [1])
+    assert result == (1, False)
+
+
+def test_past_the_deadline_pytest_is_interrupted_first(monkeypatch, tmp_path):
+    result, calls, _ = deadline_run(monkeypatch, tmp_path, [None, 2])
+    assert result == (2, True)
+    assert calls == [("wait", 30.0), ("signal", signal.SIGINT), ("wait", 1)]
+
+
+def test_then_what_it_started_is_killed_until_it_ends_or_the_grace_is_over(monkeypatch, tmp_path):
+    result, calls, _ = deadline_run(monkeypatch, tmp_path, [None, None, None, 3])
+    assert result == (3, True)
+    assert calls == [("wait", 30.0), ("signal", signal.SIGINT), ("wait", 1),
+                     ("kill_children", 4242), ("wait", 0.5),
+                     ("kill_children", 4242), ("wait", 0.5)]  # fmt: skip
+    # grace 2 s from the interrupt: 1 s, then 0.5 s twice; then pytest itself is killed
+    result, calls, _ = deadline_run(monkeypatch, tmp_path, [None, None, None, None, -9])
+    assert result == (-9, True)
+    assert calls == [("wait", 30.0), ("signal", signal.SIGINT), ("wait", 1),
+                     ("kill_children", 4242), ("wait", 0.5),
+                     ("kill_children", 4242), ("wait", 0.5),
+                     ("kill_children", 4242), "kill", ("wait", None)]  # fmt: skip
+    result, calls, _ = deadline_run(monkeypatch, tmp_path, [None, None, -9], grace=1.0)
+    assert calls[3:] == [("kill_children", 4242), "kill", ("wait", None)]
+
+
+@pytest.mark.parametrize("caller", [signal.SIG_IGN, signal.default_int_handler])
+def test_pytest_starts_with_ctrl_c_caught_whatever_the_caller_does_with_it(
+    monkeypatch, tmp_path, caller
+):
+    result, _, handler = deadline_run(monkeypatch, tmp_path, [0], caller=caller)
+    assert result == (0, False) and handler == signal.default_int_handler
+
+
+def test_the_host_block_has_the_gpu_facts_or_why_there_are_none(on_device):
+    def gpu_rec(fw, status, reason=None, code=None, device="gpu", gpu_host=None):
+        return {**rec("a", fw, status, reason, code), "device": device,
+                "env": {"gpu_host": gpu_host} if gpu_host else None}  # fmt: skip
+
+    other = {**GPU_HOST, "gpu": "Other"}
+    records = [
+        gpu_rec("torch", "passed", device="cpu", gpu_host=other),  # not a GPU case
+        gpu_rec("paddle", "skipped", "no CUDA build", "cpu_build"),
+        gpu_rec("torch", "passed", gpu_host=GPU_HOST),
+        gpu_rec("torch", "passed", gpu_host=other),
+    ]
+    host = kit.host_block(records, "8.4.2", on_device)
+    assert host == {
+        "gpu": GPU_HOST,
+        "no_gpu": None,
+        "cpu": "Test CPU",
+        "cores": on_device.host["cores"],
+        "usable_cores": on_device.host["usable_cores"],
+        "python": on_device.python,
+        "executable": sys.executable,
+        "platform": on_device.platform,
+        "frameworks": ON_DEVICE,
+        "pytest": metadata.version("pytest"),
+        "machine_pytest": "8.4.2",
+    }
+    skipped = [
+        gpu_rec("torch", "skipped", "CUDA is not available", "no_cuda"),
+        gpu_rec("paddle", "skipped", "a CPU build", "cpu_build"),
+        gpu_rec("torch", "failed", "boom"),
+    ]
+    assert kit.host_block(skipped, None, on_device)["no_gpu"] == (
+        "a CPU build; CUDA is not available"
+    )
+    not_installed = gpu_rec("paddle", "skipped", "not installed", "not_installed")
+    assert kit.host_block([not_installed], None, on_device)["no_gpu"] == "no GPU case ran"
+    assert kit.host_block([], None, on_device)["gpu"] is None
+
+
+def test_durations_and_reasons_are_shown_short():
+    assert [kit.minutes(s) for s in (59.4, 59.5, 60, 61, 3725.2)] == [
+        "59.4 s", "1 min 00 s", "1 min 00 s", "1 min 01 s", "62 min 05 s"
+    ]  # fmt: skip
+    assert kit.one_line(None) == kit.one_line(" \n ") == "(no reason)"
+    assert kit.one_line("  first\nsecond") == "first"
+    assert kit.one_line("x" * 150) == "x" * 150
+    assert kit.one_line("x" * 151) == "x" * 149 + "…"
+    assert kit.one_line("abcdef", 5) == "abcd…"
+
+
+def test_the_host_line_without_gpu_facts_says_what_it_can():
+    bare = {"gpu": {"gpu": "Some GPU", "paddle": "3.3.1"}, "machine_pytest": None, "cores": 4,
+            "usable_cores": 2, "cpu": "CPU", "python": "3.12.3", "pytest": "9.2.0"}  # fmt: skip
+    assert kit.host_line(bare) == (
+        "Some GPU ×1, driver ? (CUDA ?); build 3.3.1 ()\n"
+        "  CPU (2 of 4 cores); Python 3.12.3; pytest 9.2.0 (the machine's: none)"
+    )
+    cuda_only = {"gpu": {**GPU_HOST, "cudnn": None, "gpus": 2}}
+    assert kit.host_line(cuda_only).startswith(
+        "NVIDIA H200 ×2, driver 580.159.04 (CUDA 13.0); build 2.11.0+cu130 (CUDA 13.0)\n"
+    )
+    cudnn_only = {"gpu": {**GPU_HOST, "cuda_runtime": None}}
+    assert "; build 2.11.0+cu130 (cuDNN 91300)\n" in kit.host_line(cudnn_only)
+    assert kit.host_line({"no_gpu": "x" * 120}).startswith("no GPU: " + "x" * 109 + "…\n")
+
+
+def test_the_summary_counts_cases_and_cuts_long_lists():
+    records = [rec("a", "torch", "skipped", "no CUDA", "no_cuda"),
+               rec("b", "torch", "skipped", "no CUDA", "no_cuda")]  # fmt: skip
+    expected = [f"c{i}[torch-gpu]" for i in range(8)]
+    text = kit.summary(outcome(records, expected=expected, pytest_rc=0))
+    assert "\n  PyTorch, 2 cases: no CUDA\n" in text and "failed (" not in text
+    assert (
+        "no record (8; pytest exited with code 0): c0[torch-gpu], c1[torch-gpu], c2[torch-gpu], "
+        "c3[torch-gpu], c4[torch-gpu], c5[torch-gpu], … (2 more)\n"
+    ) in text
+    six = kit.summary(outcome(records, expected=expected[:6]))
+    assert "c5[torch-gpu]\n" in six and "more" not in six
+    assert "end of pytest's log" in six  # something has no record
+    done = outcome([rec("a", "torch", "passed")], expected=["a[torch-gpu]"])
+    for rc, shown in ((0, False), (1, False), (None, False), (2, True), (-9, True)):
+        text = kit.summary(outcome(done.records, expected=done.expected, pytest_rc=rc))
+        assert ("end of pytest's log:\n  | E   boom" in text) == shown, rc
+    assert "log:\n" not in kit.summary(outcome([], expected=[], pytest_rc=4, log_tail=""))
+    assert kit.summary(outcome([], expected=[])).splitlines()[2:4] == [
+        "  AMD EPYC 9454 (16 of 16 cores); Python 3.12.3; pytest 9.2.0 (the machine's: 8.3.5)",
+        "report: results/gpu-nvidia-h200.json (0 cases), copied to $OUT/gpu-nvidia-h200.json",
+    ]
+
+
+def test_the_pytest_command_and_the_paths_shown():
+    assert kit.pytest_command(["paddle", "torch"], 60.0) == [
+        sys.executable, "-m", "pytest", "snippets", "-q", "-p", "verified.gpu.plugin",
+        "-p", "no:cacheprovider", "--gpu-frameworks=paddle,torch", "--gpu-case-timeout=60",
+    ]  # fmt: skip
+    assert kit.pytest_command(["torch"], 2.5)[-2:] == [
+        "--gpu-frameworks=torch",
+        "--gpu-case-timeout=2.5",
+    ]
+    assert kit.shown(ROOT / "build" / "gpu" / "pytest.log") == "build/gpu/pytest.log"
+    assert kit.shown(Path("/elsewhere/x.json")) == "/elsewhere/x.json"
+
+
+@pytest.fixture
+def kit_here(tmp_path, monkeypatch):
+    """kit.run on the fixture claims in ``tmp_path``, as on the GPU machine (PyTorch 2.11, no
+    Paddle), with a stand-in for pytest that records what it is given and writes a report of
+    the torch cases (one passed, one failed) and a 20-line log; the clock gives 100 s, then
+    183.4 s."""
+    snippets = make_snippets(tmp_path)
+    cases = device_cases(snippets)
+    clock = iter([100.0, 183.4])
+    given = []
+
+    def pytest_run(cmd, *, env, cwd, log, deadline):
+        given.append({"cmd": cmd, "env": env, "cwd": cwd, "log": log, "deadline": deadline})
+        torch = [c for k, c in cases.items() if k[1] == "torch"]
+        claims = [torch_record(torch[0]), torch_record(torch[1], "failed", "1,024 ± 0 expected")]
+        Path(env["AUTOGRAD_REPORT"]).write_text(json.dumps({"claims": claims}), encoding="utf-8")
+        log.write_text("".join(f"line {i}\n" for i in range(20)), encoding="utf-8")
+        return 1, False
+
+    monkeypatch.setattr(kit, "WORK", tmp_path / "build" / "gpu")
+    monkeypatch.setattr(kit, "RESULTS", tmp_path / "results")
+    monkeypatch.setattr(kit, "gpu_cases", lambda: cases)
+    monkeypatch.setattr(kit, "RunContext", SimpleNamespace(capture=device_context))
+    monkeypatch.setattr(kit, "write", functools.partial(write, snippets=snippets))
+    monkeypatch.setattr(kit, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    monkeypatch.setattr(kit, "run_with_deadline", pytest_run)
+    monkeypatch.setenv("PYTHONPATH", "/extra")
+    monkeypatch.delenv("OUT", raising=False)
+    return SimpleNamespace(snippets=snippets, cases=cases, given=given, work=kit.WORK,
+                           results=kit.RESULTS)  # fmt: skip
+
+
+def test_the_kit_runs_pytest_and_writes_the_report_with_its_host(kit_here, tmp_path, capsys,
+                                                                 monkeypatch):  # fmt: skip
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setenv("OUT", str(out))
+    target = kit_here.results / "gpu-nvidia-h200.json"
+    leaf = all_cases(kit_here.snippets, ON_DEVICE)[("fixture.leaf", "torch", "cpu")]
+    old = record(leaf, status="skipped", env=env_for("torch", version=TORCH_GPU), reason="old")
+    write([old], target, name="gpu-nvidia-h200", snippets=kit_here.snippets,
+          context=device_context())  # fmt: skip
+    assert [r["device"] for r in json.loads(target.read_text(encoding="utf-8"))["claims"]] == [
+        "cpu"
+    ]
+    done = kit.run(site=tmp_path / "site", machine_pytest="8.4.2")
+    log, raw = kit_here.work / "pytest.log", kit_here.work / "pytest-report.json"
+    (given,) = kit_here.given
+    assert given["cmd"] == kit.pytest_command(["torch"], 60.0) and given["cwd"] == ROOT
+    assert (given["log"], given["deadline"]) == (log, 255.0)
+    env = given["env"]
+    assert env["PYTHONPATH"] == os.pathsep.join([str(tmp_path / "site"), str(ROOT), "/extra"])
+    assert env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] == "1" and env["AUTOGRAD_REPORT"] == str(raw)
+    assert env["AUTOGRAD_REPORT_NAME"] == "gpu run" and env["OUT"] == str(out)
+    text = target.read_text(encoding="utf-8")
+    report = json.loads(text)
+    assert text == json.dumps(report, indent=1, ensure_ascii=False) + "\n"  # "±" as it is
+    assert [(r["id"], r["framework"], r["status"]) for r in report["claims"]] == [
+        ("fixture.leaf", "paddle", "skipped"),
+        ("fixture.leaf", "torch", "passed"),
+        ("fixture.chain", "paddle", "skipped"),
+        ("fixture.chain", "torch", "failed"),
+    ]  # nothing kept from the report that was there before
+    assert report["host"] == kit.host_block(report["claims"], "8.4.2", device_context())
+    assert (out / "gpu-nvidia-h200.json").read_text(encoding="utf-8") == text
+    assert (out / "gpu-nvidia-h200.log").read_text(encoding="utf-8") == log.read_text("utf-8")
+    assert done == kit.Outcome(
+        name="nvidia-h200",
+        records=report["claims"],
+        expected=[case_name(*key) for key in kit_here.cases],
+        report=str(target),
+        copy="$OUT/gpu-nvidia-h200.json (and the log, $OUT/gpu-nvidia-h200.log)",
+        log=str(log),
+        wall_s=pytest.approx(83.4),
+        deadline_s=255.0,
+        stopped=False,
+        host=report["host"],
+        pytest_rc=1,
+        log_tail="\n".join(f"line {i}" for i in range(5, 20)),
+    )
+    assert done.exit_code() == 1
+    printed = capsys.readouterr().out
+    assert printed == (
+        f"GPU kit: the GPU cases of PyTorch (2), deadline 4 min 15 s, at most 60 s a case; "
+        f"pytest's log: {log}\n{kit.summary(done)}\n"
+    )
+
+
+def test_without_a_framework_the_kit_records_every_case_as_not_installed(kit_here, tmp_path,
+                                                                         monkeypatch):  # fmt: skip
+    nothing = {"paddle": None, "torch": None}
+    monkeypatch.setattr(kit, "RunContext", SimpleNamespace(
+        capture=lambda: context_for(versions=nothing)))  # fmt: skip
+    monkeypatch.setenv("OUT", str(tmp_path / "no-such-folder"))
+    kit_here.work.mkdir(parents=True)
+    (kit_here.work / "pytest-report.json").write_text('{"claims": [{}]}', encoding="utf-8")
+    (kit_here.work / "pytest.log").write_text("an earlier run's\n", encoding="utf-8")
+    done = kit.run(site=tmp_path, name="mine", deadline=30, case_timeout=5, started=50.0)
+    assert kit_here.given == [] and not (kit_here.work / "pytest.log").exists()
+    assert {(r["status"], r["skip"]["code"]) for r in done.records} == {
+        ("skipped", "not_installed")
+    }
+    assert len(done.records) == 4 and done.records[0]["reason"].endswith("of no framework ran here")
+    assert (done.name, done.copy, done.log_tail, done.pytest_rc, done.stopped) == (
+        "mine", None, "", None, False
+    )  # fmt: skip
+    assert (done.wall_s, done.deadline_s) == (50.0, 30)
+    assert (kit_here.results / "gpu-mine.json").is_file()
+    assert kit.run(site=tmp_path, started=0.0).name == "no-gpu"
+    with pytest.raises(ValueError, match=r"--name '\.\./x': use lowercase letters"):
+        kit.run(site=tmp_path, name="../x", started=0.0)
