@@ -7,9 +7,11 @@ tests/test_gpu_sim.py (``nox -s gpu-sim``)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
+import locale
 import os
 import re
 import signal
@@ -291,8 +293,13 @@ def test_cases_of_a_framework_not_installed_are_skipped_saying_so(tmp_path, on_d
     assert rec["env"]["version"] is None and rec["env"]["device"] == "gpu"
     assert rec["env"]["versions"] == ON_DEVICE and rec["env"]["host"]["cpu"] == "Test CPU"
     assert rec["env"]["date"] == "2026-12-01T10:00:00+00:00"
-    assert rec["env"]["python"] == on_device.python
+    assert rec["env"]["python"] == on_device.python and rec["env"]["framework"] == "paddle"
     assert rec["hashes"]["version"] is None
+    other_engine = on_device.replace(engine_hash="an engine of the run's own")
+    (leaf, _) = kit.not_installed_records(cases, ["torch"], other_engine)
+    assert leaf["hashes"] == cases[("fixture.leaf", "paddle", "gpu")].hashes(
+        other_engine.engine_hash
+    )
 
 
 def test_a_kit_report_is_checked_against_the_declared_cases(tmp_path, on_device):
@@ -325,7 +332,10 @@ def test_a_kit_report_is_checked_against_the_declared_cases(tmp_path, on_device)
     def on_the_cpu(claims):
         next(r for r in claims if r["framework"] == "torch")["device"] = "cpu"
 
-    assert problems_after(on_the_cpu)[0] == "fixture.leaf[torch-cpu]: not a declared GPU case"
+    assert problems_after(on_the_cpu) == [
+        "fixture.leaf[torch-cpu]: not a declared GPU case",
+        "fixture.leaf[torch-gpu]: no record",
+    ]
 
     def other_release(claims):
         next(r for r in claims if r["framework"] == "torch")["env"]["version"] = "2.13.0+cpu"
@@ -497,6 +507,11 @@ def test_what_makes_a_committed_gpu_report_unfit(tmp_path):
         "results/gpu-nvidia-h200.json: no case passed on a GPU: not a GPU report to keep"
     ]
     written()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["claims"][-1]["status"] = "skipped"  # one case passed, not the last one
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert report_problems(path, snippets) == []
+    written()
     (snippets / "fixture" / "leaf_torch.py").write_text("# changed\n", encoding="utf-8")
     assert report_problems(path, snippets) == []  # stale: shown as stale, refreshed on a GPU only
     written("failed")
@@ -659,6 +674,9 @@ def test_the_summary_names_what_has_no_record_and_why():
     crashed = kit.summary(outcome(records, pytest_rc=4, copy=None, host={"no_gpu": "no CUDA"}))
     assert "no record (2; pytest exited with code 4)" in crashed
     assert "no GPU: no CUDA" in crashed and "copied" not in crashed
+    assert "\nreport: results/gpu-nvidia-h200.json (1 cases)\npytest's log: " in crashed
+    long = [rec("a", "paddle", "skipped", "r" * 121, "cpu_build")]
+    assert "\n  PaddlePaddle, 1 case: " + "r" * 119 + "…\n" in kit.summary(outcome(long))
 
 
 @pytest.mark.parametrize("caller", ["interactive", "background"])
@@ -787,6 +805,7 @@ def test_children_are_read_from_proc_whatever_their_names(monkeypatch):
         FakeStat(12, "12 (other) S 43 12"),
         FakeStat(13, "13 (short) S"),  # no parent field
         FakeStat(14, "14 (x) R 42"),
+        FakeStat(15, "15 S 42"),  # no name in parentheses: not read as a stat line
     ]
     globbed = []
 
@@ -990,12 +1009,12 @@ def test_the_host_line_without_gpu_facts_says_what_it_can():
 def test_the_summary_counts_cases_and_cuts_long_lists():
     records = [rec("a", "torch", "skipped", "no CUDA", "no_cuda"),
                rec("b", "torch", "skipped", "no CUDA", "no_cuda")]  # fmt: skip
-    expected = [f"c{i}[torch-gpu]" for i in range(8)]
+    expected = [f"c{i}[torch-gpu]" for i in range(7)]
     text = kit.summary(outcome(records, expected=expected, pytest_rc=0))
     assert "\n  PyTorch, 2 cases: no CUDA\n" in text and "failed (" not in text
     assert (
-        "no record (8; pytest exited with code 0): c0[torch-gpu], c1[torch-gpu], c2[torch-gpu], "
-        "c3[torch-gpu], c4[torch-gpu], c5[torch-gpu], … (2 more)\n"
+        "no record (7; pytest exited with code 0): c0[torch-gpu], c1[torch-gpu], c2[torch-gpu], "
+        "c3[torch-gpu], c4[torch-gpu], c5[torch-gpu], … (1 more)\n"
     ) in text
     six = kit.summary(outcome(records, expected=expected[:6]))
     assert "c5[torch-gpu]\n" in six and "more" not in six
@@ -1024,6 +1043,18 @@ def test_the_pytest_command_and_the_paths_shown():
     assert kit.shown(Path("/elsewhere/x.json")) == "/elsewhere/x.json"
 
 
+@contextlib.contextmanager
+def ascii_locale():
+    """ASCII as the default encoding, as with LC_ALL=C and PYTHONUTF8=0 (where Python's UTF-8
+    mode is on, the default stays UTF-8): the kit's files are UTF-8 whatever the locale."""
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        yield
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+
+
 @pytest.fixture
 def kit_here(tmp_path, monkeypatch):
     """kit.run on the fixture claims in ``tmp_path``, as on the GPU machine (PyTorch 2.11, no
@@ -1032,15 +1063,17 @@ def kit_here(tmp_path, monkeypatch):
     183.4 s."""
     snippets = make_snippets(tmp_path)
     cases = device_cases(snippets)
-    clock = iter([100.0, 183.4])
+    clock = iter([100.0, 183.4, 200.0, 210.0])
     given = []
 
     def pytest_run(cmd, *, env, cwd, log, deadline):
         given.append({"cmd": cmd, "env": env, "cwd": cwd, "log": log, "deadline": deadline})
         torch = [c for k, c in cases.items() if k[1] == "torch"]
         claims = [torch_record(torch[0]), torch_record(torch[1], "failed", "1,024 ± 0 expected")]
-        Path(env["AUTOGRAD_REPORT"]).write_text(json.dumps({"claims": claims}), encoding="utf-8")
-        log.write_text("".join(f"line {i}\n" for i in range(20)), encoding="utf-8")
+        raw = json.dumps({"claims": claims}, ensure_ascii=False)  # "±" as pytest's report has it
+        Path(env["AUTOGRAD_REPORT"]).write_text(raw, encoding="utf-8")
+        lines = [f"line {i}" for i in range(18)] + ["± in UTF-8"]
+        log.write_bytes("\n".join(lines).encode() + b"\n\xff not UTF-8\n")
         return 1, False
 
     monkeypatch.setattr(kit, "WORK", tmp_path / "build" / "gpu")
@@ -1056,7 +1089,7 @@ def kit_here(tmp_path, monkeypatch):
                            results=kit.RESULTS)  # fmt: skip
 
 
-def test_the_kit_runs_pytest_and_writes_the_report_with_its_host(kit_here, tmp_path, capsys,
+def test_the_kit_runs_pytest_and_writes_the_report_with_its_host(kit_here, tmp_path,
                                                                  monkeypatch):  # fmt: skip
     out = tmp_path / "out"
     out.mkdir()
@@ -1069,7 +1102,10 @@ def test_the_kit_runs_pytest_and_writes_the_report_with_its_host(kit_here, tmp_p
     assert [r["device"] for r in json.loads(target.read_text(encoding="utf-8"))["claims"]] == [
         "cpu"
     ]
-    done = kit.run(site=tmp_path / "site", machine_pytest="8.4.2")
+    printed = []  # kit's print: what and how (flushed: the GPU machine's output is a pipe)
+    monkeypatch.setattr(kit, "print", lambda *a, **kw: printed.append((*a, kw)), raising=False)
+    with ascii_locale():
+        done = kit.run(site=tmp_path / "site", machine_pytest="8.4.2")
     log, raw = kit_here.work / "pytest.log", kit_here.work / "pytest-report.json"
     (given,) = kit_here.given
     assert given["cmd"] == kit.pytest_command(["torch"], 60.0) and given["cwd"] == ROOT
@@ -1088,8 +1124,9 @@ def test_the_kit_runs_pytest_and_writes_the_report_with_its_host(kit_here, tmp_p
         ("fixture.chain", "torch", "failed"),
     ]  # nothing kept from the report that was there before
     assert report["host"] == kit.host_block(report["claims"], "8.4.2", device_context())
+    assert (report["name"], report["generated"]) == ("gpu-nvidia-h200", "2026-12-01T10:00:00+00:00")
     assert (out / "gpu-nvidia-h200.json").read_text(encoding="utf-8") == text
-    assert (out / "gpu-nvidia-h200.log").read_text(encoding="utf-8") == log.read_text("utf-8")
+    assert (out / "gpu-nvidia-h200.log").read_bytes() == log.read_bytes()
     assert done == kit.Outcome(
         name="nvidia-h200",
         records=report["claims"],
@@ -1102,14 +1139,28 @@ def test_the_kit_runs_pytest_and_writes_the_report_with_its_host(kit_here, tmp_p
         stopped=False,
         host=report["host"],
         pytest_rc=1,
-        log_tail="\n".join(f"line {i}" for i in range(5, 20)),
+        log_tail="\n".join(
+            [*(f"line {i}" for i in range(5, 18)), "± in UTF-8", "\ufffd not UTF-8"]
+        ),
     )
     assert done.exit_code() == 1
-    printed = capsys.readouterr().out
-    assert printed == (
-        f"GPU kit: the GPU cases of PyTorch (2), deadline 4 min 15 s, at most 60 s a case; "
-        f"pytest's log: {log}\n{kit.summary(done)}\n"
+    assert printed == [
+        (
+            "GPU kit: the GPU cases of PyTorch (2), deadline 4 min 15 s, at most 60 s a case; "
+            f"pytest's log: {log}",
+            {"flush": True},
+        ),
+        (kit.summary(done), {"flush": True}),
+    ]
+    both = {"paddle": "3.3.1", "torch": TORCH_GPU}
+    monkeypatch.setattr(kit, "RunContext", SimpleNamespace(
+        capture=lambda: context_for(versions=both)))  # fmt: skip
+    monkeypatch.delenv("PYTHONPATH")
+    kit.run(site=tmp_path / "site", name="both")
+    assert kit_here.given[1]["env"]["PYTHONPATH"] == os.pathsep.join(
+        [str(tmp_path / "site"), str(ROOT)]
     )
+    assert printed[2][0].startswith("GPU kit: the GPU cases of PaddlePaddle, PyTorch (4), ")
 
 
 def test_without_a_framework_the_kit_records_every_case_as_not_installed(kit_here, tmp_path,
