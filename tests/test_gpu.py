@@ -932,7 +932,9 @@ def test_then_what_it_started_is_killed_until_it_ends_or_the_grace_is_over(monke
     assert calls[3:] == [("kill_children", 4242), "kill", ("wait", None)]
 
 
-@pytest.mark.parametrize("caller", [signal.SIG_IGN, signal.default_int_handler])
+@pytest.mark.parametrize(
+    "caller", [signal.SIG_IGN, signal.default_int_handler], ids=["ignored", "default"]
+)
 def test_pytest_starts_with_ctrl_c_caught_whatever_the_caller_does_with_it(
     monkeypatch, tmp_path, caller
 ):
