@@ -322,6 +322,12 @@ def test_only_a_word_in_brackets_on_both_sides_is_the_mode(tmp_path, text):
     assert worker.thp_mode(path) == "b"
 
 
+def test_the_huge_page_mode_is_read_as_utf8_whatever_the_locale(tmp_path, ascii_locale):
+    path = tmp_path / "enabled"
+    path.write_text("always [mäßig] never\n", encoding="utf-8")
+    assert worker.thp_mode(path) == "mäßig"
+
+
 # --- the C library: huge pages ---------------------------------------------------------------
 
 
