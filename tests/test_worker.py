@@ -537,7 +537,7 @@ class Nvml:
         return self.status["init"]
 
     def nvmlSystemGetDriverVersion(self, text, size):
-        self.calls.append(("driver", size == len(text)))
+        self.calls.append(("driver", len(text), size))
         text.value = b"550.54.15"
         return self.status["driver"]
 
@@ -570,7 +570,7 @@ def test_nvml_gives_the_driver_and_its_cuda_version(monkeypatch, status, facts):
     assert calls == [
         ("CDLL", "libnvidia-ml.so.1", {}),
         "init",
-        ("driver", True),
+        ("driver", 96, 96),  # a 96-byte buffer (NVML asks for 80) and its own size as the length
         "cuda",
         "shutdown",
     ]
@@ -706,6 +706,17 @@ def test_paddle_layers_are_modules(monkeypatch):
     layer = Module([PaddleTensor("gpu")], [PaddleTensor("pinned")])
     namespace = {"layer": layer, "t": PaddleTensor("gpu"), "pair": (layer, PaddleTensor("cpu"))}
     assert worker.tensor_devices(namespace, "paddle") == {"gpu": 2, "cpu": 2}
+
+
+def test_a_modules_parameters_are_at_the_modules_own_level(monkeypatch):
+    """What a module's parameters() or buffers() gives is visited at the module's level: a
+    group of tensors in a top-level module is counted, one in a module two levels down is not."""
+    fake_torch(monkeypatch, [])
+    namespace = {
+        "model": Module([[TorchTensor("cuda")]], [(TorchTensor("cpu"),)]),
+        "deep": [[Module([[TorchTensor("mps")]])]],
+    }
+    assert worker.tensor_devices(namespace, "torch") == {"gpu": 1, "cpu": 1}
 
 
 # --- measurements ---------------------------------------------------------------------------
