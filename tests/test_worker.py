@@ -9,6 +9,7 @@ tests/test_engine.py and tests/test_runner.py."""
 
 from __future__ import annotations
 
+import codecs
 import io
 import itertools
 import json
@@ -1292,6 +1293,39 @@ def test_the_parent_reads_the_childs_answer_and_waits_for_it(
     assert fresh == [("close", write_end), ("waitpid", 4242, 0)]
 
 
+def opening(opened: list):
+    """os.fdopen, keeping each file it opens in ``opened``."""
+
+    def fdopen(*args, **kwargs):
+        opened.append(os.fdopen(*args, **kwargs))
+        return opened[-1]
+
+    return fdopen
+
+
+@pytest.mark.parametrize("pid", [0, 4242])
+def test_the_fresh_pipe_is_utf8_at_both_ends_whatever_the_locale(
+    monkeypatch, fresh, ascii_locale, pid
+):
+    """The child (pid 0) writes its answer and the parent reads it as UTF-8, not in the
+    locale's character set."""
+    read_end, write_end = os.pipe()
+    kept = os.dup(read_end)  # the child closes its read end: the pipe stays open
+    if pid:
+        os.write(write_end, b'{"value": "\\u00e9"}')
+    opened: list = []
+    fake = Os(pipe=lambda: (read_end, write_end), fork=lambda: pid, _exit=exit_,
+              fdopen=opening(opened), waitpid=recorder(fresh, "waitpid", (pid, 0)))  # fmt: skip
+    monkeypatch.setattr(worker, "os", fake)
+    if pid:
+        assert worker.fresh({"id": "c"}) == {"value": "é"}
+    else:
+        with pytest.raises(Exited):
+            worker.fresh({"id": "c"})
+    os.close(kept)
+    assert [codecs.lookup(file.encoding).name for file in opened] == ["utf-8"]
+
+
 @pytest.fixture
 def protocol(monkeypatch, tmp_path):
     """main() in this process: fd 1's copy is a file, the redirection of fd 1 is recorded
@@ -1304,10 +1338,7 @@ def protocol(monkeypatch, tmp_path):
         calls.append(("dup", fd))
         return os.open(path, os.O_WRONLY | os.O_CREAT)
 
-    def fdopen(*args, **kwargs):
-        opened.append(os.fdopen(*args, **kwargs))
-        return opened[-1]
-
+    fdopen = opening(opened)
     monkeypatch.setattr(worker, "os", Os(dup=dup, dup2=recorder(calls, "dup2"), fdopen=fdopen))
     monkeypatch.delenv("AUTOGRAD_ALLOW_THP", raising=False)
     monkeypatch.setattr(worker, "prctl", recorder(calls, "prctl"))
@@ -1326,7 +1357,7 @@ def protocol(monkeypatch, tmp_path):
             file.close()
         return path.read_text(encoding="utf-8")
 
-    return SimpleNamespace(calls=calls, written=written)
+    return SimpleNamespace(calls=calls, written=written, opened=opened)
 
 
 def test_the_worker_answers_each_request_line_on_the_protocol_pipe(protocol):
@@ -1345,3 +1376,10 @@ def test_a_forking_worker_imports_only_and_answers_from_fresh_children(protocol,
     written = protocol.written()
     assert written == '{"ready": {"imported": "torch"}}\n{"fresh": "a"}\n{"fresh": "b"}\n'
     assert protocol.calls == [("prctl", 41, 1), ("dup", 1), ("dup2", 2, 1)]
+
+
+def test_the_protocol_pipe_is_utf8_whatever_the_locale(protocol, ascii_locale):
+    """The runner reads the protocol as UTF-8: the worker writes it so in any locale."""
+    worker.main()
+    assert [codecs.lookup(file.encoding).name for file in protocol.opened] == ["utf-8"]
+    assert protocol.written().startswith('{"ready": ')
