@@ -791,6 +791,26 @@ def test_a_process_runs_until_it_ended_not_until_it_was_waited_for():
     assert not process_running(proc.pid)  # gone
 
 
+@pytest.mark.parametrize(
+    ("state", "running"), [(b"R", True), (b"S", True), (b"D", True), (b"Z", False), (b"X", False)]
+)
+def test_a_process_in_the_dead_state_x_has_ended(monkeypatch, state, running):
+    """State X (dead: being reaped) lasts an instant, so no real process shows it to a test; a
+    stand-in /proc/<pid>/stat does, with a name holding ") X " to show the state is read after
+    the name's last parenthesis."""
+    import verified.pytest_plugin as plugin
+
+    class Stat:
+        def __init__(self, path):
+            assert path == "/proc/4242/stat", path
+
+        def read_bytes(self):
+            return b"4242 (odd ) X name) " + state + b" 1 4242 4242 0 -1"
+
+    monkeypatch.setattr(plugin, "Path", Stat)
+    assert plugin.process_running(4242) is running
+
+
 def test_the_tests_that_run_alone_wait_for_the_work_beside_the_run(scheduler, monkeypatch):
     """The scheduler reads the process ids when it is made; its wait for the lanes lasts until
     each has ended (here: until the test closes the process's input, which it does only once it
