@@ -46,6 +46,13 @@ def test_the_casebook_page_is_rendered_in_its_language(monkeypatch, src_uri, loc
     assert calls == [lang]
 
 
+def test_a_casebook_page_without_a_locale_is_english(monkeypatch):
+    """A build without the i18n plugin: its files have no ``locale`` attribute at all."""
+    monkeypatch.setattr(casebook, "render", lambda md, lang: f"[{lang}] {md}")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="casebook.md", url=""), url="")
+    assert casebook_hooks.on_page_markdown("text", page, {}, None) == "[en] text"
+
+
 @pytest.mark.parametrize(
     ("src_uri", "locale"),
     [

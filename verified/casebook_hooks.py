@@ -18,8 +18,9 @@ if str(ROOT) not in sys.path:  # hooks are loaded by file path; make `verified` 
 from verified import casebook  # noqa: E402
 
 
-@event_priority(50)  # before verified/mkdocs_hooks.py (default priority 0)
-def on_page_markdown(markdown, page, config, files):
+def casebook_page(markdown: str, page) -> str:
+    """The page's Markdown, rendered from the reports if the page is a language's casebook page.
+    (Outside the decorated hook below: mutmut does not mutate a decorated function.)"""
     lang = getattr(page.file, "locale", None) or "en"
     first, _, rest = page.file.src_uri.partition("/")
     if (rest if first == lang else page.file.src_uri) != casebook.PAGE:
@@ -28,3 +29,8 @@ def on_page_markdown(markdown, page, config, files):
         return casebook.render(markdown, lang)
     except casebook.CasebookError as exc:
         raise PluginError(f"docs/{lang}/{casebook.PAGE}: {exc}") from None
+
+
+@event_priority(50)  # before verified/mkdocs_hooks.py (default priority 0)
+def on_page_markdown(markdown, page, config, files):
+    return casebook_page(markdown, page)
