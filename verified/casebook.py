@@ -123,6 +123,12 @@ def headings(path: Path) -> tuple[tuple[str, str], ...]:
 
 @cache
 def _headings(path: Path, mtime_ns: int) -> tuple[tuple[str, str], ...]:
+    return read_headings(path)  # mtime_ns only keys the cache
+
+
+def read_headings(path: Path) -> tuple[tuple[str, str], ...]:
+    """What :func:`headings` returns, read now. (The work is kept out of the cached function:
+    mutmut does not mutate a decorated function.)"""
     lines, fence = [], False
     for line in path.read_text(encoding="utf-8").splitlines():
         if FENCE.match(line):
@@ -211,6 +217,12 @@ def _environment_reports(results: Path) -> tuple[tuple[str, tuple[dict, ...]], .
 
 @cache
 def _read_reports(paths: tuple[Path, ...], mtimes: tuple[int, ...]) -> tuple:
+    return read_reports(paths)  # mtimes only key the cache
+
+
+def read_reports(paths: tuple[Path, ...]) -> tuple:
+    """(name, records) of each environment report among ``paths``, read now (undecorated, as
+    :func:`read_headings`)."""
     out = []
     for path in paths:
         report = json.loads(path.read_text(encoding="utf-8"))

@@ -300,11 +300,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtestloop(session: pytest.Session):
+    start_lanes(session)
+    return (yield)
+
+
+def start_lanes(session: pytest.Session) -> None:
+    """The claims' lanes start now, before the first test, where the run has claims and runs
+    them (undecorated: mutmut does not mutate a decorated function)."""
     if not session.config.option.collectonly and any(
         isinstance(item, ClaimItem) for item in session.items
     ):
-        scheduler_for(session)  # the lanes start now, before the first test
-    return (yield)
+        scheduler_for(session)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -92,6 +92,12 @@ def stop_word_separator(words: Iterable[str]) -> str:
 
 @event_priority(100)  # before Material's search plugin reads its configuration
 def on_config(config):
+    return add_stop_words(config)
+
+
+def add_stop_words(config):
+    """The stop words as separators of Material's search (undecorated: mutmut does not mutate a
+    decorated function)."""
     search = config.plugins.get("material/search") or config.plugins.get("search")
     if search is None or not search.config.get("separator"):
         return config
@@ -225,6 +231,12 @@ def on_post_page(output, page, config):
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100), which wrote the merged index
 def on_post_build(config):
+    split_written_index(config)
+
+
+def split_written_index(config) -> None:
+    """The merged index the build wrote, split into one per language (undecorated: mutmut does
+    not mutate a decorated function)."""
     i18n = _i18n(config)
     if i18n is None or getattr(i18n, "building", False):
         return  # no languages, or a nested build of one language: the last pass splits

@@ -62,6 +62,12 @@ def on_post_page(output, page, config):
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100) has built every language
 def on_post_build(config):
+    write_assets(config)
+
+
+def write_assets(config) -> None:
+    """The traceback box's assets, one per language, once every language is built. (Outside the
+    decorated hook: mutmut does not mutate a decorated function.)"""
     i18n = _i18n(config)
     if i18n is not None and getattr(i18n, "building", False):
         return  # a nested build of one language: the last pass writes the assets
