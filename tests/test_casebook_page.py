@@ -488,3 +488,46 @@ def test_the_class_tables_name_a_report_whose_section_is_gone(tmp_path):
         str(excinfo.value)
         == "reports.toml: report 'a': docs/en/p.md has no heading with the id 'gone'"
     )
+
+
+def test_headings_inside_code_fences_are_not_headings(tmp_path):
+    """A ``# comment`` line inside a fenced block (``` or ~~~) is code, not a heading; the
+    fence closes, and the next heading counts again."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Title\n\n```python\n# a comment\nx = 1\n```\n\n## After\n\n"
+        "~~~\n## fenced too\n~~~\n\n### Last {#last}\n",
+        encoding="utf-8",
+    )
+    assert casebook.read_headings(page) == (
+        ("title", "Title"),
+        ("after", "After"),
+        ("last", "Last"),
+    )
+
+
+def test_headings_are_read_as_utf8_whatever_the_locale(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# 梯度累积\n", encoding="utf-8")
+    with ascii_locale():
+        assert [text for _, text in casebook.read_headings(page)] == ["梯度累积"]
+
+
+def test_only_environment_reports_are_read_from_the_results_folder(tmp_path):
+    """A JSON file that is not an environment report (no ``claims``, or no ``name``, or not an
+    object) is passed over, not an error; a report is read as UTF-8 whatever the locale."""
+    files = {
+        "paddle-3.0.0.json": {"name": "paddle-3.0.0", "claims": [{"id": "a", "note": "梯度"}]},
+        "matrix-notes.json": {"name": "notes"},  # no claims
+        "claims-only.json": {"claims": []},  # no name
+        "neither.json": {"other": 1},
+        "list.json": ["claims", "name"],
+    }
+    paths = []
+    for name, content in sorted(files.items()):
+        path = tmp_path / name
+        path.write_text(json.dumps(content, ensure_ascii=False), encoding="utf-8")
+        paths.append(path)
+    with ascii_locale():
+        read = casebook.read_reports(tuple(paths))
+    assert read == (("paddle-3.0.0", ({"id": "a", "note": "梯度"},)),)

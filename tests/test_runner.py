@@ -1109,3 +1109,23 @@ def test_the_report_goes_to_build_or_where_autograd_report_says(monkeypatch, tmp
     assert report_path(FakeConfig(tmp_path)) == tmp_path / "elsewhere.json"
     monkeypatch.setenv("AUTOGRAD_REPORT", "")  # empty: the default
     assert report_path(FakeConfig(tmp_path)) == tmp_path / "build" / "claims.json"
+
+
+@pytest.mark.parametrize(
+    ("collect_only", "with_claims", "started"),
+    [(False, True, True), (True, True, False), (False, False, False), (True, False, False)],
+)
+def test_the_lanes_start_only_for_a_run_that_runs_claims(monkeypatch, collect_only, with_claims,
+                                                         started):  # fmt: skip
+    """``--collect-only`` runs nothing, and a run without claims has no lanes to start."""
+    import verified.pytest_plugin as plugin
+
+    calls = []
+    monkeypatch.setattr(plugin, "scheduler_for", calls.append)
+    claim = object.__new__(plugin.ClaimItem)  # an item of the class, not built by a collector
+    session = SimpleNamespace(
+        config=SimpleNamespace(option=SimpleNamespace(collectonly=collect_only)),
+        items=[object(), claim] if with_claims else [object()],
+    )
+    plugin.start_lanes(session)
+    assert calls == ([session] if started else [])
