@@ -3,7 +3,7 @@ pages (no site build): the casebook hook (which page it renders, in which langua
 error that names the page), the old-anchor hook (the map it writes into a section's overview,
 the page it refuses), the claims hook's page paths and pass-through, the search hooks (the
 worker and base each page gets, the blocks left out of the index) and the traceback box's
-tags.
+tags and assets (``write_assets``, with the reports, ``build`` and ``write`` stood in).
 
 The rendering behind them is tested where it lives (tests/test_casebook_page.py,
 tests/test_show_failed.py, tests/test_render.py); the built site is checked by the site tests."""
@@ -415,3 +415,156 @@ def test_a_language_without_words_gets_the_default_languages():
 def test_the_box_reads_the_languages_from_the_i18n_plugin():
     assert traceback_hooks._languages(config_with()) == ("en", ["en"])
     assert traceback_hooks._languages(config_with(I18n("zh", ("zh", "en")))) == ("zh", ["zh", "en"])
+
+
+class SiteConfig(dict):
+    """MkDocs's config as ``write_assets`` reads it: keys for the folders, ``plugins`` an
+    attribute."""
+
+    def __init__(self, tmp_path: Path, i18n=None):
+        super().__init__(docs_dir=str(tmp_path / "docs"), site_dir=str(tmp_path / "site"))
+        self.plugins = {"i18n": i18n} if i18n is not None else {}
+
+
+class NoBuildingFlag:
+    """An i18n plugin with no ``building`` attribute at all (not mid-build)."""
+
+    default_language, build_languages = "zh", ["zh", "en"]
+
+
+@pytest.fixture
+def box(monkeypatch):
+    """``build`` and ``write`` recorded: ``built`` the arguments of each build, ``written`` a
+    copy of each asset with the folder it went to."""
+    from verified import tracebacks
+    from verified.pages import site
+
+    calls = SimpleNamespace(built=[], written=[])
+    report = object()
+    monkeypatch.setattr(site, "report", lambda: report)
+
+    def build(reports, docs, langs):
+        calls.built.append((reports, docs, langs))
+        return {lang: {"lang": lang} for lang in langs}
+
+    monkeypatch.setattr(tracebacks, "build", build)
+    monkeypatch.setattr(
+        tracebacks, "write", lambda asset, root: calls.written.append((asset, root))
+    )
+    calls.report = report
+    return calls
+
+
+def test_no_assets_during_a_nested_build_of_one_language(tmp_path, box):
+    """mkdocs-static-i18n builds each language in a nested build (``building`` true): the last,
+    outer pass writes the assets, so a nested pass neither builds nor writes."""
+    traceback_hooks.write_assets(SiteConfig(tmp_path, I18n("en", ("en", "zh"), building=True)))
+    assert box.built == box.written == []
+
+
+@pytest.mark.parametrize(
+    ("i18n", "default", "langs"),
+    [
+        (None, "en", ("en",)),  # a build without the i18n plugin
+        (I18n("zh", ("zh", "en", "fr")), "zh", ("zh", "en", "fr")),  # the outer pass
+        (NoBuildingFlag(), "zh", ("zh", "en")),
+    ],
+)
+def test_each_language_gets_its_asset_in_its_root(tmp_path, box, i18n, default, langs):
+    """One build from the report, the docs folder and the languages (a tuple); each asset goes
+    to the site's root for the default language and to ``site/<lang>`` for the others."""
+    traceback_hooks.write_assets(SiteConfig(tmp_path, i18n))
+    assert len(box.built) == 1
+    reports, docs, built_langs = box.built[0]
+    assert reports is box.report
+    assert docs == tmp_path / "docs" and isinstance(docs, Path)
+    assert built_langs == langs and type(built_langs) is tuple
+    site_dir = tmp_path / "site"
+    assert box.written == [
+        ({"lang": lang, "casebook": None}, site_dir if lang == default else site_dir / lang)
+        for lang in langs
+    ]
+    assert all(isinstance(root, Path) for _, root in box.written)
+
+
+def test_the_casebook_link_only_where_its_page_exists(tmp_path, box):
+    """``casebook/`` where ``docs/<lang>/casebook.md`` is a file; None where it is missing or a
+    folder, or where only another language has it."""
+    docs = tmp_path / "docs"
+    (docs / "zh").mkdir(parents=True)
+    (docs / "zh" / traceback_hooks.CASEBOOK).write_text("{{ casebook }}", "utf-8")
+    (docs / "fr" / traceback_hooks.CASEBOOK).mkdir(parents=True)  # a folder, not the page
+    (docs / "casebook.md").write_text("not below a language", "utf-8")
+    traceback_hooks.write_assets(SiteConfig(tmp_path, I18n("en", ("en", "zh", "fr", "de"))))
+    assert {asset["lang"]: asset["casebook"] for asset, _ in box.written} == {
+        "en": None,
+        "zh": "casebook/",
+        "fr": None,
+        "de": None,
+    }
+    assert traceback_hooks.CASEBOOK == "casebook.md"
+
+
+def test_the_assets_are_written_as_files_below_each_root(tmp_path, monkeypatch):
+    """With the real ``write``: ``assets/tracebacks.json`` below the site's root and
+    ``site/zh``, each holding its language's asset."""
+    from verified import tracebacks
+    from verified.pages import site
+
+    monkeypatch.setattr(site, "report", lambda: None)
+    monkeypatch.setattr(tracebacks, "build", lambda reports, docs, langs: {"en": {}, "zh": {}})
+    (tmp_path / "docs" / "en").mkdir(parents=True)
+    (tmp_path / "docs" / "en" / "casebook.md").write_text("x", "utf-8")
+    traceback_hooks.write_assets(SiteConfig(tmp_path, I18n("en", ("en", "zh"))))
+    site_dir = tmp_path / "site"
+    assert json.loads((site_dir / tracebacks.ASSET).read_text("utf-8")) == {"casebook": "casebook/"}
+    assert json.loads((site_dir / "zh" / tracebacks.ASSET).read_text("utf-8")) == {"casebook": None}
+    assert sorted(p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.json")) == [
+        "assets/tracebacks.json",
+        "zh/assets/tracebacks.json",
+    ]
+
+
+@pytest.mark.parametrize("where", ["report", "build"])
+@pytest.mark.parametrize("kind", ["TracebackError", "ReportError"])
+def test_a_box_defect_fails_the_build_with_its_message(tmp_path, monkeypatch, box, where, kind):
+    """A TracebackError or ReportError, from reading the reports or building the assets, is a
+    PluginError "traceback box: <error>", without the original chained; nothing is written."""
+    from verified import tracebacks
+    from verified.pages import site
+    from verified.report import ReportError
+
+    error = {"TracebackError": tracebacks.TracebackError, "ReportError": ReportError}[kind]
+
+    def broken(*args):
+        raise error("docs/zh/errors.md: no entry #gone")
+
+    monkeypatch.setattr(site if where == "report" else tracebacks, where, broken)
+    with pytest.raises(PluginError) as raised:
+        traceback_hooks.write_assets(SiteConfig(tmp_path, I18n()))
+    assert str(raised.value) == "traceback box: docs/zh/errors.md: no entry #gone"
+    assert raised.value.__cause__ is None
+    assert raised.value.__suppress_context__ is True
+    assert box.written == []
+
+
+def test_other_errors_are_not_turned_into_plugin_errors(tmp_path, monkeypatch, box):
+    from verified import tracebacks
+
+    def broken(*args):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(tracebacks, "build", broken)
+    with pytest.raises(ValueError, match="^a bug$"):
+        traceback_hooks.write_assets(SiteConfig(tmp_path, I18n()))
+
+
+def test_the_post_build_hook_writes_the_assets(monkeypatch):
+    """The decorated hook runs after mkdocs-static-i18n (priority -200) and hands its config to
+    ``write_assets``."""
+    calls = []
+    monkeypatch.setattr(traceback_hooks, "write_assets", calls.append)
+    config = SiteConfig(Path("unused"))
+    assert traceback_hooks.on_post_build(config) is None
+    assert calls == [config]
+    assert traceback_hooks.on_post_build.mkdocs_priority == -200
