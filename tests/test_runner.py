@@ -1129,3 +1129,18 @@ def test_the_lanes_start_only_for_a_run_that_runs_claims(monkeypatch, collect_on
     )
     plugin.start_lanes(session)
     assert calls == ([session] if started else [])
+
+
+def test_the_wait_for_the_work_beside_looks_every_fifth_of_a_second(monkeypatch):
+    """Stand-ins for the process table and the clock: the process runs for three looks; the
+    wait sleeps 0.2 s between looks (a second between looks would hold the tests that run
+    alone up to a second longer for nothing) and returns the time the clock says it waited."""
+    import verified.pytest_plugin as plugin
+
+    looks, sleeps, clock = iter([True, True, True, False]), [], iter([10.0, 10.6])
+    monkeypatch.setattr(plugin, "process_running", lambda pid: next(looks))
+    monkeypatch.setattr(
+        plugin, "time", SimpleNamespace(sleep=sleeps.append, perf_counter=lambda: next(clock))
+    )
+    assert plugin.wait_for_processes((4242,)) == pytest.approx(0.6)
+    assert sleeps == [0.2, 0.2, 0.2]

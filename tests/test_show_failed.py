@@ -411,3 +411,18 @@ def test_a_case_marked_before_any_report_was_read_is_still_summed_up(monkeypatch
         "  a.b[torch-cpu] on en/x.md, figure f: failed: why",
         "Rerun them: python -m pytest snippets -k 'a.b[torch-cpu]'",
     ]
+
+
+def test_the_note_in_a_figures_place_is_drawn_6_by_1_inches():
+    """Whatever its text: under an inch high, and a short note (the Chinese one) takes the
+    width of a 6-inch figure's axes, not more (the strip's width above is at most 6 inches)."""
+    import matplotlib.pyplot as plt
+
+    import verified.pages.figures as figures
+
+    for lang in ("en", "zh"):
+        figure = figures.unavailable("x", lang)
+        try:
+            assert tuple(figure.get_size_inches()) == (6.0, 1.0), lang
+        finally:
+            plt.close(figure)
