@@ -214,4 +214,9 @@ def test_the_workers_own_setting_decides_the_page_fault_counts(monkeypatch):
     status, reason = judge(case, observed[True])
     assert status == "failed" and reason.startswith("every_call_"), reason
     assert observed[True]["value"]["every_call_256_mib"] is False
-    assert max(observed[True]["value"]["faults"]["256"]["out_of_place"]) < pages // 10
+    # No call faults on every 4 KiB page, and huge pages serve at least one call whole: how many
+    # a given call gets depends on the kernel's free huge pages at that moment (the clean-clone
+    # CI of 2026-12-07, after an hour of mutation tests on the host: 22,742, 1,280 and 1,280
+    # faults against 65,536 pages; asking all three calls for a tenth failed it)
+    faults = observed[True]["value"]["faults"]["256"]["out_of_place"]
+    assert max(faults) < pages and min(faults) < pages // 10, (faults, pages)
