@@ -4,6 +4,7 @@ looked up as passed; GPU values may come from an environment report, CPU values 
 
 from __future__ import annotations
 
+import copy
 import json
 import locale
 
@@ -175,6 +176,28 @@ def test_old_schema_is_ignored_when_writing_and_refused_when_reading(snippets, t
     with pytest.raises(ReportError, match="not found: run the claims first"):
         Report(tmp_path / "absent.json", live=True, snippets=snippets)
     assert write([], path, snippets=snippets)["claims"] == []  # unreadable: starts afresh
+
+
+def test_a_record_with_a_status_the_engine_never_writes_is_refused(snippets, tmp_path):
+    """A results file edited by hand: its record's status is refused by name when the report is
+    read, in a results check and in a build alike, not shown as it is in the release matrix."""
+    path = tmp_path / "claims.json"
+    data = write(run_all(snippets), path, snippets=snippets, versions=VERSIONS)
+    for status in ("ok", None):
+        edited = copy.deepcopy(data)
+        edited["claims"][0]["status"] = status
+        if status is None:
+            del edited["claims"][0]["status"]
+        path.write_text(json.dumps(edited), encoding="utf-8")
+        rec = edited["claims"][0]
+        with pytest.raises(ReportError) as refused:
+            Report(path, live=True, snippets=snippets)
+        assert str(refused.value) == (
+            f"{path}: {rec['id']}[{rec['framework']}-{rec['device']}] has status {status!r}, "
+            "not one of passed, failed, skipped, not-runnable: run the claims again"
+        )
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert len(Report(path, live=True, snippets=snippets).records) == len(data["claims"])
 
 
 # -- staleness ---------------------------------------------------------------------------------

@@ -299,6 +299,13 @@ class Report:
         self.path, self.live, self.snippets = path, live, snippets
         self.versions = versions or {}  # instead of the installed versions (live reports)
         self.name = self.data.get("name") or path.stem
+        for rec in self.data["claims"]:  # a record edited by hand: refused, never shown raw
+            if rec.get("status") not in STATUSES:
+                raise ReportError(
+                    f"{_shown(path)}: {case_name(rec['id'], rec['framework'], rec['device'])} "
+                    f"has status {rec.get('status')!r}, not one of {', '.join(STATUSES)}: run "
+                    "the claims again"
+                )
         self.records = {key_of(r): r for r in self.data["claims"]}
         # ``judge_once``: each record's entry is judged once and kept, for a build (Reports),
         # which reads the reports once (verified.pages.site reads them again when `mkdocs serve`
