@@ -1144,3 +1144,26 @@ def test_the_wait_for_the_work_beside_looks_every_fifth_of_a_second(monkeypatch)
     )
     assert plugin.wait_for_processes((4242,)) == pytest.approx(0.6)
     assert sleeps == [0.2, 0.2, 0.2]
+
+
+@pytest.mark.parametrize(
+    ("waited", "said"),
+    [
+        (0.049, "had ended when the tests that run alone started"),
+        (0.05, "the tests that run alone waited 0.1 s for it to end"),
+        (None, "not waited for: nothing ran alone"),
+    ],
+)
+def test_the_summary_says_how_long_the_work_beside_was_waited_for(waited, said, tmp_path):
+    """Under 0.05 s counts as not waited for at all; from 0.05 s on, the wait is given."""
+    import verified.pytest_plugin as plugin
+
+    lines = []
+    summary = {"path": tmp_path / "claims.json", "counts": {"passed": 1}, "reused": 0,
+               "beside": ((4242,), waited)}  # fmt: skip
+    config = SimpleNamespace(stash={plugin.SUMMARY_KEY: summary}, rootpath=tmp_path)
+    plugin.pytest_terminal_summary(SimpleNamespace(write_line=lines.append), config)
+    assert lines == [
+        "claims report: claims.json (1 passed)",
+        f"work started beside this run ({plugin.BESIDE}=4242): {said}",
+    ]
