@@ -3,8 +3,6 @@ malformed claims rejected with the file and field named. No framework runs here.
 
 from __future__ import annotations
 
-import locale
-
 import pytest
 from claimkit import CLAIMS, VERSIONS, make_snippets
 
@@ -902,15 +900,6 @@ def test_a_silent_fact_only_in_gpu_tables_is_refused(tmp_path):
         f"{path}: claim 'fixture.launch'.silent[0].fact: 'silent_loss' must be a boolean fact of "
         "expect.paddle.facts"
     )
-
-
-@pytest.fixture
-def ascii_locale():
-    """The C locale's character set (ASCII) as the default encoding of files, for one test."""
-    before = locale.setlocale(locale.LC_CTYPE)
-    locale.setlocale(locale.LC_CTYPE, "C")
-    yield
-    locale.setlocale(locale.LC_CTYPE, before)
 
 
 def test_claims_and_snippets_are_read_as_utf8_whatever_the_locale(tmp_path, ascii_locale):

@@ -7,11 +7,9 @@ tests/test_gpu_sim.py (``nox -s gpu-sim``)."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
-import locale
 import os
 import re
 import signal
@@ -29,6 +27,7 @@ import pytest
 from claimkit import (
     SNIPPETS,
     VERSIONS,
+    ascii_locale,
     context_for,
     env_for,
     make_docs,
@@ -1043,18 +1042,6 @@ def test_the_pytest_command_and_the_paths_shown():
     ]
     assert kit.shown(ROOT / "build" / "gpu" / "pytest.log") == "build/gpu/pytest.log"
     assert kit.shown(Path("/elsewhere/x.json")) == "/elsewhere/x.json"
-
-
-@contextlib.contextmanager
-def ascii_locale():
-    """ASCII as the default encoding, as with LC_ALL=C and PYTHONUTF8=0 (where Python's UTF-8
-    mode is on, the default stays UTF-8): the kit's files are UTF-8 whatever the locale."""
-    before = locale.setlocale(locale.LC_CTYPE)
-    locale.setlocale(locale.LC_CTYPE, "C")
-    try:
-        yield
-    finally:
-        locale.setlocale(locale.LC_CTYPE, before)
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-import locale
 
 import pytest
 from claimkit import VERSIONS, context_for, env_for, make_snippets, observed_for
@@ -803,15 +802,6 @@ def test_a_record_of_a_framework_not_installed_answers_its_device_s_case(snippet
     assert case.spec["tol_bytes"] == 512
     assert case_for(claims, {**rec, "device": "cpu"}, None).spec.get("tol_bytes") is None
     assert case_for(claims, {**rec, "id": "fixture.gone"}, None) is None
-
-
-@pytest.fixture
-def ascii_locale():
-    """The C locale's character set (ASCII) as the default encoding of files, for one test."""
-    before = locale.setlocale(locale.LC_CTYPE)
-    locale.setlocale(locale.LC_CTYPE, "C")
-    yield
-    locale.setlocale(locale.LC_CTYPE, before)
 
 
 def test_a_report_is_written_and_read_as_utf8_whatever_the_locale(snippets, tmp_path, ascii_locale):

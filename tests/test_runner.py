@@ -5,7 +5,6 @@ timeout or a crash records, and that nothing is left running."""
 from __future__ import annotations
 
 import json
-import locale
 import os
 import re
 import shutil
@@ -242,15 +241,6 @@ def test_an_isolated_case_that_hangs_is_killed(runner, cases):
 def fake_env(**variables) -> dict[str, str]:
     """A worker's environment with the stand-in's ``FAKE_WORKER_*`` settings."""
     return worker_env({**os.environ, **variables}, None)
-
-
-@pytest.fixture
-def ascii_locale():
-    """The C locale's character set (ASCII) as the default encoding of files, for one test."""
-    before = locale.setlocale(locale.LC_CTYPE)
-    locale.setlocale(locale.LC_CTYPE, "C")
-    yield
-    locale.setlocale(locale.LC_CTYPE, before)
 
 
 def test_a_worker_that_never_answers_is_given_up_after_three_minutes(monkeypatch):

@@ -13,7 +13,6 @@ import codecs
 import io
 import itertools
 import json
-import locale
 import os
 import platform
 import re
@@ -1023,15 +1022,6 @@ def test_a_snippet_runs_as_main_beside_its_files_and_is_observed(claim, capsys, 
     assert sys.path[0] != str(claim.path.parent) and str(claim.path.parent) not in sys.path
     assert capsys.readouterr().out == ""  # neither the snippet's output nor the observation's
     assert claim.calls == []  # no history: nothing perturbed, not pinned
-
-
-@pytest.fixture
-def ascii_locale():
-    """The C locale's character set (ASCII) as the default encoding of files, for one test."""
-    before = locale.setlocale(locale.LC_CTYPE)
-    locale.setlocale(locale.LC_CTYPE, "C")
-    yield
-    locale.setlocale(locale.LC_CTYPE, before)
 
 
 def test_a_snippet_is_read_as_utf8_whatever_the_locale(claim, ascii_locale):
