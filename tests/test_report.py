@@ -66,6 +66,23 @@ def run_all(snippets, versions=VERSIONS, **env) -> list[dict]:
     return out
 
 
+def cpu_records(snippets, context, failed=frozenset()) -> tuple[list, list]:
+    """The fixture claims' CPU cases, and a record of each made in ``context``: passed, or
+    failed for the claims named in ``failed``."""
+    cases = [case for case in cases_for(snippets).values() if case.device == "cpu"]
+    records = [
+        record(
+            case,
+            status="failed" if case.claim.id in failed else "passed",
+            env=environment({"framework": case.framework}, "cpu", context),
+            observed=observed_for(case),
+            context=context,
+        )
+        for case in cases
+    ]
+    return cases, records
+
+
 def test_record_says_what_and_where(snippets):
     case = cases_for(snippets)[("fixture.launch", "torch", "cpu")]
     rec = passed(case)
@@ -233,13 +250,7 @@ def test_unchanged_records_of_this_host_are_reused(snippets, tmp_path):
     engine, with every input unchanged, and did not fail."""
     context = context_for()
     path = tmp_path / "claims.json"
-    cases = [case for case in cases_for(snippets).values() if case.device == "cpu"]
-    records = []
-    for case in cases:
-        env = environment({"framework": case.framework}, "cpu", context)
-        status = "failed" if case.claim.id == "fixture.grad" else "passed"
-        observed = observed_for(case)
-        records.append(record(case, status=status, env=env, observed=observed, context=context))
+    cases, records = cpu_records(snippets, context, failed={"fixture.grad"})
     report = write(records, path, snippets=snippets, context=context)
     assert report["generated"] == "2026-12-01T10:00:00+00:00"  # the context's clock
     assert len(report["claims"]) == len(cases)  # fresh for the context's versions
@@ -261,13 +272,7 @@ def test_unchanged_records_of_this_host_are_reused(snippets, tmp_path):
 def test_a_record_of_another_host_is_not_reused_and_the_others_still_are(snippets, tmp_path):
     context = context_for()
     path = tmp_path / "claims.json"
-    cases = [case for case in cases_for(snippets).values() if case.device == "cpu"]
-    records = []
-    for case in cases:
-        env = environment({"framework": case.framework}, "cpu", context)
-        records.append(
-            record(case, status="passed", env=env, observed=observed_for(case), context=context)
-        )
+    cases, records = cpu_records(snippets, context)
     records[0]["env"]["host"] = {**records[0]["env"]["host"], "cpu": "Other"}
     write(records, path, snippets=snippets, context=context)
     assert sorted(reusable(cases, path, context)) == sorted(c.name for c in cases[1:])
@@ -752,17 +757,7 @@ def test_write_with_a_context_keeps_old_records_of_its_engine_and_versions_only(
     the releases passed), never for another engine's or release's."""
     context = context_for(engine_hash="engine-1")
     path = tmp_path / "claims.json"
-    cases = [case for case in cases_for(snippets).values() if case.device == "cpu"]
-    records = [
-        record(
-            case,
-            status="passed",
-            env=environment({"framework": case.framework}, "cpu", context),
-            observed=observed_for(case),
-            context=context,
-        )
-        for case in cases
-    ]
+    cases, records = cpu_records(snippets, context)
     write(records, path, snippets=snippets, context=context)
     assert len(write([], path, snippets=snippets, context=context)["claims"]) == len(cases)
     other_engine = context.replace(engine_hash="engine-2")
@@ -809,17 +804,7 @@ def test_a_report_is_written_and_read_as_utf8_whatever_the_locale(snippets, tmp_
     written, merged, read and reused as UTF-8, also where the locale's encoding is ASCII."""
     context = context_for()
     path = tmp_path / "claims.json"
-    cases = [case for case in cases_for(snippets).values() if case.device == "cpu"]
-    records = [
-        record(
-            case,
-            status="passed",
-            env=environment({"framework": case.framework}, "cpu", context),
-            observed=observed_for(case),
-            context=context,
-        )
-        for case in cases
-    ]
+    cases, records = cpu_records(snippets, context)
     write(records, path, snippets=snippets, context=context, name="本次构建")
     assert '\n "name": "本次构建",\n' in path.read_bytes().decode("utf-8")
     again = write([], path, snippets=snippets, context=context, name="本次构建")  # merged
