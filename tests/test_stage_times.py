@@ -117,3 +117,70 @@ def _inside_timing(function: ast.FunctionDef, call: ast.Call) -> bool:
         )
     ]
     return any(inner is call for block in blocks for inner in ast.walk(block))
+
+
+def _noxfile_function(name: str, namespace: dict):
+    """One function of noxfile.py, defined alone in ``namespace`` (nox is not installed here)."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    (function,) = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == name]
+    exec(compile(ast.Module([function], []), "noxfile.py", "exec"), namespace)  # noqa: S102
+    return namespace[name]
+
+
+def test_pip_compiles_nothing_and_the_sessions_keep_the_bytecode_of_what_they_import(tmp_path):
+    """Every virtualenv of the sessions is installed with --no-compile, and install() then has
+    the session's commands write the bytecode of what they import into the virtualenv, even where
+    PYTHONDONTWRITEBYTECODE is set outside (nox drops a variable set to None). A Python started
+    with that environment writes it there and nothing into the checkout."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    installs = [
+        node
+        for node in ast.walk(functions["_install"])
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "session.install"
+    ]
+    assert [ast.unparse(node.args[0]) for node in installs] == ["'--no-compile'"]
+    calls = [ast.unparse(n) for n in ast.walk(functions["install"]) if isinstance(n, ast.Call)]
+    assert "bytecode_on_import(session)" in calls
+
+    namespace = {"Path": Path, "nox": SimpleNamespace(Session=object)}
+    bytecode_on_import = _noxfile_function("bytecode_on_import", namespace)
+    session = SimpleNamespace(env={}, virtualenv=SimpleNamespace(location=str(tmp_path / "venv")))
+    bytecode_on_import(session)
+    prefix = tmp_path / "venv" / "pycache"
+    assert session.env == {"PYTHONPYCACHEPREFIX": str(prefix), "PYTHONDONTWRITEBYTECODE": None}
+
+    source = tmp_path / "checkout" / "module_here.py"
+    source.parent.mkdir()
+    source.write_text("VALUE = 1\n", encoding="utf-8")
+    env = {k: v for k, v in session.env.items() if v is not None}
+    subprocess.run(
+        [sys.executable, "-c", "import module_here"], cwd=source.parent, check=True, env=env
+    )
+    written = sorted(p.relative_to(prefix).as_posix() for p in prefix.rglob("*.pyc"))
+    assert [p for p in written if "module_here" in p] == [
+        f"{source.parent.relative_to('/').as_posix()}/module_here.{sys.implementation.cache_tag}.pyc"
+    ], written
+    assert not list(source.parent.rglob("*.pyc"))
+
+
+def test_the_browser_tests_start_with_the_longest_work():
+    """tests/e2e/conftest.py puts JupyterLab's tests and the install cells first, so that
+    pytest-xdist hands them out before the pages (the order the items are collected in)."""
+    import subprocess
+    import sys
+
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "e2e", "tests/e2e",
+         "-p", "no:cacheprovider"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.splitlines()  # fmt: skip
+    modules = [line.split("::")[0].rsplit("/", 1)[-1] for line in listed if "::" in line]
+    assert modules[:5] == ["test_jupyterlab_notebooks.py"] * 3 + ["test_install_cell.py"] * 2
+    assert "test_jupyterlab_notebooks.py" not in modules[5:]
+    assert "test_install_cell.py" not in modules[5:] and len(modules) > 5
