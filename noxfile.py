@@ -97,23 +97,29 @@ def timing(session: nox.Session, name: str):
 
 
 def install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) -> None:
+    bytecode_on_import(session)
     with timing(session, "install") as how:
         if _install(session, *groups, extra=extra):
             how[0] = "reused"
-    bytecode_on_import(session)
 
 
 def bytecode_on_import(session: nox.Session) -> None:
-    """pip installs without compiling every module of every package to bytecode (--no-compile):
-    for the `tests` virtualenv that took 31 of its 72 s on one core (Intel Xeon, 2026-12-07),
-    and it is the first stage of the README's command. Python compiles what the session's
-    commands import instead, once, into a folder of the virtualenv (PYTHONPYCACHEPREFIX; with
-    PYTHONDONTWRITEBYTECODE set outside, as on the developers' machines, nothing would be kept
-    and every process would compile torch again): an import of torch or Paddle costs 2 to 3 s
-    more the first time only, and only the modules imported are compiled. Nothing is written
-    into the checkout."""
+    """pip installs without compiling every module of every package to bytecode (--no-compile
+    in ``_install``): for the `tests` virtualenv that took 30 of its 76 s on one core (Intel
+    Xeon, 2026-12-07), the first stage of the README's command. Python compiles what the
+    session's commands import instead, once, into a folder of the virtualenv
+    (PYTHONPYCACHEPREFIX; with PYTHONDONTWRITEBYTECODE set outside, as on the developers'
+    machines, nothing would be kept and every process would compile torch again). Nothing is
+    written into the checkout."""
     session.env["PYTHONPYCACHEPREFIX"] = str(Path(session.virtualenv.location) / "pycache")
     session.env["PYTHONDONTWRITEBYTECODE"] = None  # nox leaves a variable set to None out
+
+
+def framework_imports(requirements: list[str]) -> str:
+    """The statement that imports the frameworks among ``requirements`` ("" if none)."""
+    modules = {"paddlepaddle": "paddle", "paddlepaddle-gpu": "paddle", "torch": "torch"}
+    names = [modules.get(r.split("==")[0]) for r in requirements]
+    return "; ".join(f"import {name}" for name in sorted({n for n in names if n}))
 
 
 def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) -> bool:
@@ -141,6 +147,13 @@ def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) ->
             session.log("the pinned requirements are installed already (--fresh reinstalls them)")
             return True
     session.install("--no-compile", *requirements)
+    # The frameworks imported once, by one process, now: the bytecode of what an import of torch
+    # and of Paddle needs is written before the claims start the processes that import them
+    # together, each of which would compile it again (3 to 5 s of the processor each). run_install:
+    # also under --install-only, as CI installs the browser tests' virtualenv.
+    imports = framework_imports(requirements)
+    if imports:
+        session.run_install("python", "-c", imports)
     marker.write_text(wanted, encoding="utf-8")
     return False
 

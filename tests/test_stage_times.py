@@ -147,6 +147,17 @@ def test_pip_compiles_nothing_and_the_sessions_keep_the_bytecode_of_what_they_im
     assert [ast.unparse(node.args[0]) for node in installs] == ["'--no-compile'"]
     calls = [ast.unparse(n) for n in ast.walk(functions["install"]) if isinstance(n, ast.Call)]
     assert "bytecode_on_import(session)" in calls
+    # ... and the frameworks it installed are imported once at once (run_install: also under
+    # --install-only), so that the processes the claims start together find their bytecode
+    calls = [ast.unparse(n) for n in ast.walk(functions["_install"]) if isinstance(n, ast.Call)]
+    assert "session.run_install('python', '-c', imports)" in calls
+    assert "framework_imports(requirements)" in calls
+    framework_imports = _noxfile_function("framework_imports", {})
+    assert framework_imports(["torch==2.13.0", "pytest==9.2.0", "paddlepaddle==3.3.1"]) == (
+        "import paddle; import torch"
+    )
+    assert framework_imports(["paddlepaddle-gpu==3.3.1", "numpy==2.4.6"]) == "import paddle"
+    assert framework_imports(["ruff==0.17.6", "torchvision==0.29.1"]) == ""
 
     namespace = {"Path": Path, "nox": SimpleNamespace(Session=object)}
     bytecode_on_import = _noxfile_function("bytecode_on_import", namespace)
