@@ -273,10 +273,11 @@ def e2e(session: nox.Session) -> None:
         )  # fmt: skip
         # One browser and one site server per worker, both cores: the modules that share a
         # page or a server among their tests (search, first screen, JupyterLab) each stay on
-        # one worker (their xdist_group); the other tests go to whichever worker is free.
+        # one worker (their xdist_group); the other tests go to whichever worker is free, the
+        # longest first (tests/e2e/conftest.py: LONGEST_FIRST).
         session.run(
             "pytest", "-m", "e2e", "tests/e2e", "-n", E2E_WORKERS, "--dist", "loadgroup",
-            *session.posargs,
+            "--no-loadscope-reorder", *session.posargs,
         )  # fmt: skip
 
 

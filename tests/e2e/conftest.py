@@ -177,12 +177,18 @@ def cold_page(cold_context, base_url):
     cdp.detach()
 
 
-# The longest work first: pytest-xdist hands the tests (with --dist loadgroup, each group whole)
-# to the workers in the order of the items, so JupyterLab (one group, about 100 s) and the
-# install cells (two real installs, 35 to 45 s each, on one core) start while the other worker
-# loads pages, instead of running last with one worker left idle (2026-12-07, Intel Xeon: 40 s
-# of the browser stage at half the machine, at the end).
-LONGEST_FIRST = ("test_jupyterlab_notebooks.py", "test_install_cell.py")
+# The longest work first. pytest-xdist hands the tests to the workers as they become free, each
+# group whole (--dist loadgroup), in the order of the items (--no-loadscope-reorder, noxfile.py;
+# xdist would otherwise sort the groups by their number of tests, and the install cells, one
+# test each, came last). JupyterLab (one group, about 100 s), the install cells (two real
+# installs, 35 to 45 s each on one core) and the search pages of each language (a group each,
+# about 40 s) start while the other worker loads pages, instead of one of them running last
+# with the other worker idle.
+LONGEST_FIRST = (
+    "test_jupyterlab_notebooks.py",
+    "test_install_cell.py",
+    "test_browser_search.py",
+)
 
 
 def pytest_collection_modifyitems(items):
