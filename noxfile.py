@@ -104,22 +104,34 @@ def install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) -> 
 
 
 def bytecode_on_import(session: nox.Session) -> None:
-    """pip installs without compiling every module of every package to bytecode (--no-compile
-    in ``_install``): for the `tests` virtualenv that took 30 of its 76 s on one core (Intel
-    Xeon, 2026-12-07), the first stage of the README's command. Python compiles what the
-    session's commands import instead, once, into a folder of the virtualenv
-    (PYTHONPYCACHEPREFIX; with PYTHONDONTWRITEBYTECODE set outside, as on the developers'
-    machines, nothing would be kept and every process would compile torch again). Nothing is
-    written into the checkout."""
+    """The sessions that install through install() have pip install without compiling every
+    module of every package to bytecode (--no-compile in ``_install``): pip alone took 72 s for
+    the `tests` virtualenv with it and 41 s without (Intel Xeon, 2026-12-07), the first stage
+    of the README's command. Python compiles what the session's commands import instead, once,
+    into a folder of the virtualenv (PYTHONPYCACHEPREFIX; with PYTHONDONTWRITEBYTECODE set
+    outside, as on the developers' machines, nothing would be kept and every process would
+    compile torch again). Nothing is written into the checkout. (`nox -s matrix` installs
+    through fetch_and_install, as before.)"""
     session.env["PYTHONPYCACHEPREFIX"] = str(Path(session.virtualenv.location) / "pycache")
     session.env["PYTHONDONTWRITEBYTECODE"] = None  # nox leaves a variable set to None out
 
 
 def framework_imports(requirements: list[str]) -> str:
-    """The statement that imports the frameworks among ``requirements`` ("" if none)."""
+    """The statement that imports the frameworks among ``requirements`` ("" if none); a
+    requirement that is not a name with a version (a path, a URL) imports nothing."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
     modules = {"paddlepaddle": "paddle", "paddlepaddle-gpu": "paddle", "torch": "torch"}
-    names = [modules.get(r.split("==")[0]) for r in requirements]
-    return "; ".join(f"import {name}" for name in sorted({n for n in names if n}))
+    names = set()
+    for text in requirements:
+        try:
+            name = canonicalize_name(Requirement(text).name)
+        except InvalidRequirement:
+            continue
+        if name in modules:
+            names.add(modules[name])
+    return "; ".join(f"import {name}" for name in sorted(names))
 
 
 def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) -> bool:
@@ -139,7 +151,17 @@ def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) ->
     marker = Path(session.virtualenv.location) / ".autograd-installed.json"
     run = os.environ.get("AUTOGRAD_RUN_ID")
     wanted = json.dumps({"requirements": sorted(requirements), "run": run})
+    # The frameworks imported once, by one process, right after pip: the bytecode of what an
+    # import of torch and of Paddle needs is written before the claims start the processes that
+    # import them together, each of which would compile it again (3 to 5 s of the processor
+    # each). Also for a virtualenv installed before the bytecode had its folder (none yet).
+    # run_install: also under --install-only, as CI installs the browser tests' virtualenv.
+    imports = framework_imports(requirements)
+    compiled = Path(session.virtualenv.location) / "pycache"
     if marker.is_file() and marker.read_text(encoding="utf-8") == wanted:
+        reused = bool(run) or not fresh(session)
+        if reused and imports and not compiled.is_dir():
+            session.run_install("python", "-c", imports)
         if run:
             session.log(f"the pinned requirements were installed by this run ({run})")
             return True
@@ -147,11 +169,6 @@ def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) ->
             session.log("the pinned requirements are installed already (--fresh reinstalls them)")
             return True
     session.install("--no-compile", *requirements)
-    # The frameworks imported once, by one process, now: the bytecode of what an import of torch
-    # and of Paddle needs is written before the claims start the processes that import them
-    # together, each of which would compile it again (3 to 5 s of the processor each). run_install:
-    # also under --install-only, as CI installs the browser tests' virtualenv.
-    imports = framework_imports(requirements)
     if imports:
         session.run_install("python", "-c", imports)
     marker.write_text(wanted, encoding="utf-8")

@@ -69,7 +69,10 @@ def machine_venv() -> Path:
     subprocess.run(
         [python, "-m", "pip", "install", "-q", "--no-compile", *REQUIREMENTS], check=True
     )
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # the bytecode in the virtualenv's own __pycache__, where the machine's Python finds it (the
+    # kit runs with none of this session's environment): not in the session's folder for it
+    drop = ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     subprocess.run([python, "-c", "import torch, numpy"], env=env, check=True)
     site = Path(
         subprocess.run(

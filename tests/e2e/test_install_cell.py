@@ -35,6 +35,7 @@ def test_install_cell_in_a_fresh_virtualenv(framework, tmp_path):
     python = str(venv / "bin" / "python")
     env = {**os.environ, "PIP_NO_COMPILE": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     env.pop("PYTHONPATH", None)
+    env.pop("PYTHONPYCACHEPREFIX", None)  # the session's folder for bytecode: a reader has none
     missing = subprocess.run([python, "-c", f"import {framework}"], capture_output=True, env=env)
     assert missing.returncode != 0, f"the fresh virtualenv already has {framework}"
 
