@@ -149,9 +149,13 @@ def test_pip_compiles_nothing_and_the_sessions_keep_the_bytecode_of_what_they_im
     assert ast.unparse(functions["install"].body[0]) == "bytecode_on_import(session)"
     # ... and the frameworks it installed are imported once at once (run_install: also under
     # --install-only), so that the processes the claims start together find their bytecode
-    calls = [ast.unparse(n) for n in ast.walk(functions["_install"]) if isinstance(n, ast.Call)]
-    assert "session.run_install('python', '-c', imports)" in calls
-    assert "framework_imports(requirements)" in calls
+    body = [ast.unparse(statement) for statement in functions["_install"].body]
+    after_pip = body[body.index("session.install('--no-compile', *requirements)") + 1]
+    assert after_pip == "if imports:\n    session.run_install('python', '-c', imports)"
+    assert "imports = framework_imports(requirements)" in body
+    # ... and for a virtualenv reused from before its bytecode had a folder
+    reused = "if reused and imports and not compiled.is_dir():\n    session.run_install("
+    assert reused in ast.unparse(functions["_install"])
     framework_imports = _noxfile_function("framework_imports", {})
     assert framework_imports(["torch==2.13.0", "pytest==9.2.0", "paddlepaddle==3.3.1"]) == (
         "import paddle; import torch"
