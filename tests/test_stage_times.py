@@ -154,7 +154,7 @@ def test_pip_compiles_nothing_and_the_sessions_keep_the_bytecode_of_what_they_im
     assert after_pip == "if imports:\n    session.run_install('python', '-c', imports)"
     assert "imports = framework_imports(requirements)" in body
     # ... and for a virtualenv reused from before its bytecode had a folder
-    reused = "if reused and imports and not compiled.is_dir():\n    session.run_install("
+    reused = "if reused and imports and (not compiled.is_dir()):\n            session.run_install("
     assert reused in ast.unparse(functions["_install"])
     framework_imports = _noxfile_function("framework_imports", {})
     assert framework_imports(["torch==2.13.0", "pytest==9.2.0", "paddlepaddle==3.3.1"]) == (
