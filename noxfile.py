@@ -158,16 +158,15 @@ def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) ->
     # run_install: also under --install-only, as CI installs the browser tests' virtualenv.
     imports = framework_imports(requirements)
     compiled = Path(session.virtualenv.location) / "pycache"
-    if marker.is_file() and marker.read_text(encoding="utf-8") == wanted:
-        reused = bool(run) or not fresh(session)
-        if reused and imports and not compiled.is_dir():
-            session.run_install("python", "-c", imports)
+    installed = marker.is_file() and marker.read_text(encoding="utf-8") == wanted
+    if installed and (run or not fresh(session)):
         if run:
             session.log(f"the pinned requirements were installed by this run ({run})")
-            return True
-        if not fresh(session):
+        else:
             session.log("the pinned requirements are installed already (--fresh reinstalls them)")
-            return True
+        if imports and not compiled.is_dir():
+            session.run_install("python", "-c", imports)
+        return True
     session.install("--no-compile", *requirements)
     if imports:
         session.run_install("python", "-c", imports)

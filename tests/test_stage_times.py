@@ -4,6 +4,10 @@ and appends them to build/stage-times.tsv; CI prints the whole table."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -77,11 +81,16 @@ def test_a_file_that_is_not_a_stage_table_is_named(tmp_path):
 TIMED_SESSIONS = {"tests", "site", "notebooks", "e2e", "gpu_sim", "lint"}
 
 
+def noxfile_functions() -> dict[str, ast.FunctionDef]:
+    """The functions of noxfile.py, by name (nox is not installed here: read, not imported)."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    return {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+
+
 def test_every_session_of_ci_and_the_readme_prints_its_stage_times():
     """The sessions CI and the README run are wrapped in noxfile.timed, and each times its
     stages through install(), stage(), build() or timing()."""
-    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
-    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    functions = noxfile_functions()
     assert functions.keys() >= TIMED_SESSIONS
     for name in sorted(TIMED_SESSIONS):
         function = functions[name]
@@ -120,10 +129,9 @@ def _inside_timing(function: ast.FunctionDef, call: ast.Call) -> bool:
 
 
 def _noxfile_function(name: str, namespace: dict):
-    """One function of noxfile.py, defined alone in ``namespace`` (nox is not installed here)."""
-    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
-    (function,) = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == name]
-    exec(compile(ast.Module([function], []), "noxfile.py", "exec"), namespace)  # noqa: S102
+    """One function of noxfile.py, defined alone in ``namespace``."""
+    module = ast.Module([noxfile_functions()[name]], [])
+    exec(compile(module, "noxfile.py", "exec"), namespace)  # noqa: S102
     return namespace[name]
 
 
@@ -133,13 +141,7 @@ def test_pip_compiles_nothing_and_the_sessions_keep_the_bytecode_of_what_they_im
     where PYTHONDONTWRITEBYTECODE is set outside (nox drops a variable set to None), so that
     the import right after pip keeps what it compiles. A Python started with that environment
     writes it there and nothing into the checkout."""
-    import subprocess
-    import sys
-    from pathlib import Path
-    from types import SimpleNamespace
-
-    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
-    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    functions = noxfile_functions()
     installs = [
         node
         for node in ast.walk(functions["_install"])
@@ -154,7 +156,7 @@ def test_pip_compiles_nothing_and_the_sessions_keep_the_bytecode_of_what_they_im
     assert after_pip == "if imports:\n    session.run_install('python', '-c', imports)"
     assert "imports = framework_imports(requirements)" in body
     # ... and for a virtualenv reused from before its bytecode had a folder
-    reused = "if reused and imports and (not compiled.is_dir()):\n            session.run_install("
+    reused = "if imports and (not compiled.is_dir()):\n            session.run_install("
     assert reused in ast.unparse(functions["_install"])
     framework_imports = _noxfile_function("framework_imports", {})
     assert framework_imports(["torch==2.13.0", "pytest==9.2.0", "paddlepaddle==3.3.1"]) == (
@@ -190,9 +192,6 @@ def test_the_browser_tests_start_with_the_longest_work():
     """tests/e2e/conftest.py puts JupyterLab's tests, the install cells and the search tests
     first, and `nox -s e2e` asks pytest-xdist to keep the order of the items
     (--no-loadscope-reorder) instead of sorting the groups by their number of tests."""
-    import subprocess
-    import sys
-
     listed = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "e2e", "tests/e2e",
          "-p", "no:cacheprovider"],
