@@ -6,7 +6,7 @@ tests      the whole test suite: claims and engine tests, notebooks, site build,
            on the built site
 notebooks  build and execute the downloadable notebooks
 e2e        real-browser tests (Debian's Chromium) against the built site, a downloaded
-           notebook run in JupyterLab (its kernel: this session's Python, with both frameworks),
+           notebook run in JupyterLab (its kernel: the Python that built the notebooks),
            and the notebooks' install cell in a fresh virtualenv without the framework
 gpu-sim    the GPU kit (python3 -m verified.gpu) end to end on a simulated GPU machine
 lint       ruff, and the GitHub workflows validated offline
@@ -53,6 +53,12 @@ SITE_BUILD = ("python", "-m", "properdocs", "build", "--strict", "-f", "mkdocs.y
 # scheduler already uses the cores, and the timing claims must run alone.
 SITE_WORKERS = os.environ.get("AUTOGRAD_SITE_WORKERS", "2")
 E2E_WORKERS = os.environ.get("AUTOGRAD_E2E_WORKERS", "2")  # browser tests, the same
+# `nox -s e2e -- install-cells`: only the notebooks' install cells in fresh virtualenvs (pip, one
+# core, about 80 s; no browser and no built site), which CI runs beside the site build, whose
+# one process leaves the other core idle; `nox -s e2e -- browser`: every other test. Without
+# either, all of them (their pytest marker expressions).
+KERNEL_SESSIONS = ("tests", "site", "notebooks")  # noxfile.kernel_python, in this order
+E2E_PARTS = {"install-cells": "e2e and install_cell", "browser": "e2e and not install_cell"}
 MATRIX = tomllib.loads(Path("results/matrix.toml").read_text(encoding="utf-8"))["environment"]
 # Downloads of `nox -s matrix`, kept between runs (pip's own HTTP cache stores nothing from the
 # package server here, which sends no caching headers).
@@ -276,12 +282,19 @@ def notebooks(session: nox.Session) -> None:
 @timed
 def e2e(session: nox.Session) -> None:
     """Real-browser tests against the built site in site/ (`nox -s site` or `nox -s tests`
-    builds it). Needs Debian's Chromium at /usr/bin/chromium and fonts-noto-cjk. The `e2e`
-    group includes `kernel` (ipykernel and the frameworks): JupyterLab runs the downloaded
-    notebooks in this session's own Python."""
+    builds it). Needs Debian's Chromium at /usr/bin/chromium and fonts-noto-cjk. JupyterLab
+    runs the downloaded notebooks in the Python of the session that built them
+    (kernel_python); this session's own virtualenv has neither framework."""
     install(session, "e2e")
     if INSTALL_ONLY:  # CI installs it beside the claims: no stage of browser tests to time
         return
+    part = session.posargs[0] if session.posargs[:1] and session.posargs[0] in E2E_PARTS else None
+    pytest_args = session.posargs[1:] if part else session.posargs
+    if part == "install-cells":  # no browser, no site: one process, beside whatever runs
+        with timing(session, "install-cells"):
+            session.run("pytest", "-m", E2E_PARTS[part], "tests/e2e", *pytest_args)
+        return
+    session.env["AUTOGRAD_KERNEL_PYTHON"] = kernel_python(session)
     with timing(session, "browser-tests"):
         session.run(
             "python", "-c", "import pathlib, sys; pathlib.Path('site/index.html').exists() or "
@@ -292,9 +305,25 @@ def e2e(session: nox.Session) -> None:
         # one worker (their xdist_group); the other tests go to whichever worker is free, the
         # longest first (tests/e2e/conftest.py: LONGEST_FIRST).
         session.run(
-            "pytest", "-m", "e2e", "tests/e2e", "-n", E2E_WORKERS, "--dist", "loadgroup",
-            "--no-loadscope-reorder", *session.posargs,
+            "pytest", "-m", E2E_PARTS.get(part, "e2e"), "tests/e2e", "-n", E2E_WORKERS,
+            "--dist", "loadgroup", "--no-loadscope-reorder", *pytest_args,
         )  # fmt: skip
+
+
+def kernel_python(session: nox.Session) -> str:
+    """The Python that runs the downloaded notebooks in JupyterLab: that of the session that
+    built the site's notebooks (`tests`, else `site`, else `notebooks`), which has both
+    frameworks and ipykernel and executed them once already. (Until 2026-12-07 the browser
+    tests' own virtualenv installed both frameworks for it: CI installed them twice.)"""
+    envdir = Path(session.virtualenv.location).parent
+    for name in KERNEL_SESSIONS:
+        python = envdir / name / "bin" / "python"
+        if python.is_file():
+            return str(python)
+    session.error(
+        f"no virtualenv of {', '.join(KERNEL_SESSIONS)} in {envdir} for JupyterLab's kernel "
+        "(both frameworks and ipykernel): run `nox -s tests` or `nox -s site` first"
+    )
 
 
 @nox.session(python="3.11", name="gpu-sim")

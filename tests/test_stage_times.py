@@ -128,6 +128,15 @@ def _inside_timing(function: ast.FunctionDef, call: ast.Call) -> bool:
     return any(inner is call for block in blocks for inner in ast.walk(block))
 
 
+def noxfile_constant(name: str):
+    """A constant of noxfile.py (a literal), read."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == name:
+            return ast.literal_eval(node.value)
+    raise LookupError(f"noxfile.py has no constant {name}")
+
+
 def _noxfile_function(name: str, namespace: dict):
     """One function of noxfile.py, defined alone in ``namespace``."""
     module = ast.Module([noxfile_functions()[name]], [])
@@ -204,4 +213,70 @@ def test_the_browser_tests_start_with_the_longest_work():
     last = max(i for i, m in enumerate(modules) if m in first)
     assert set(modules[: last + 1]) == set(first), modules[: last + 1]
     noxfile = (ROOT / "noxfile.py").read_text(encoding="utf-8")
-    assert '"--dist", "loadgroup",\n            "--no-loadscope-reorder"' in noxfile
+    assert '"--dist", "loadgroup", "--no-loadscope-reorder", *pytest_args' in noxfile
+
+
+def collected(marker: str) -> list[str]:
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", marker, "tests/e2e",
+         "-p", "no:cacheprovider"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.splitlines()  # fmt: skip
+    return [line for line in listed if "::" in line]
+
+
+def test_the_two_parts_of_the_browser_tests_are_all_of_them_once():
+    """`nox -s e2e -- install-cells` and `nox -s e2e -- browser` (CI runs the first beside the
+    site build, the second after it) together run every e2e test, none twice; the first part is
+    the install cells' tests alone (they need no browser and no built site)."""
+    parts = noxfile_constant("E2E_PARTS")
+    cells, browser, every = (collected(m) for m in (*parts.values(), "e2e"))
+    assert cells and browser and sorted(cells + browser) == sorted(every), (cells, len(browser))
+    assert {c.split("::")[0] for c in cells} == {"tests/e2e/test_install_cell.py"}, cells
+
+
+def test_ci_runs_the_install_cells_beside_the_site_build():
+    """.ci/run starts them when the notebooks stage's stamp appears (the site build comes next),
+    fails on their failure, and then runs the rest of the browser tests, not all of them."""
+    from verified import stamps
+
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    stamp = stamps.stamp_path("notebooks").relative_to(ROOT).as_posix()
+    assert f"until [ -f {stamp} ]" in run, stamp
+    assert "nox -s e2e -- install-cells" in run and 'wait "$cells" || status=$?' in run
+    last = [line for line in run.splitlines() if line.startswith("python3 -m nox -s e2e")]
+    assert last == ["python3 -m nox -s e2e -- browser  # the rest; its virtualenv, installed "
+                    "by this run, is reused"], last  # fmt: skip
+
+
+def test_jupyterlab_runs_the_notebooks_in_the_python_that_built_them(tmp_path):
+    """`nox -s e2e` hands JupyterLab's test the Python of the `tests` session (else `site`, else
+    `notebooks`), which has both frameworks; its own virtualenv installs neither, and with none
+    of those virtualenvs it stops, saying what to run."""
+    import tomllib
+
+    namespace = {"Path": Path, "KERNEL_SESSIONS": noxfile_constant("KERNEL_SESSIONS")}
+    kernel_python = _noxfile_function("kernel_python", namespace)
+
+    class Stop(Exception):
+        pass
+
+    def error(message):
+        raise Stop(message)
+
+    session = SimpleNamespace(
+        virtualenv=SimpleNamespace(location=str(tmp_path / "e2e")), error=error
+    )
+    with pytest.raises(Stop, match="run `nox -s tests` or `nox -s site` first"):
+        kernel_python(session)
+    for name in ("notebooks", "site", "tests"):  # each found before the one made before it
+        python = tmp_path / name / "bin" / "python"
+        python.parent.mkdir(parents=True)
+        python.write_text("")
+        assert kernel_python(session) == str(python)
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    e2e = groups["dependency-groups"]["e2e"]
+    assert not any(isinstance(r, str) and r.startswith(("torch", "paddle")) for r in e2e), e2e
+    assert {"include-group": "frameworks"} not in e2e and "kernel" not in groups[
+        "dependency-groups"
+    ]

@@ -24,7 +24,7 @@ import pytest
 from verified.claims import FRAMEWORKS
 from verified.notebooks.text import TEXT, install_code, setup_code
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.install_cell]  # noxfile.E2E_PARTS
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)

@@ -3,8 +3,10 @@ Debian's Chromium, Run → Run All Cells, File → Save Notebook.
 
 For each framework the smallest article's notebook (by the execution time the build recorded)
 is taken from the built site's download link, in one language per framework (paddle: zh,
-torch: en, so that translated comments run too). The kernel is the e2e environment's own
-Python, which has both frameworks (dependency group `kernel`, part of `e2e`).
+torch: en, so that translated comments run too). The kernel is the Python that executed the
+notebooks for the site (AUTOGRAD_KERNEL_PYTHON, set by `nox -s e2e`: the `tests` or `site`
+session's, with both frameworks and ipykernel), declared as JupyterLab's `python3` kernel in its
+fresh data folder; the e2e environment itself has neither framework.
 
 Checked: every code cell ran (execution count set, in the page and in the saved file); the
 cells tagged raises-exception show their claim's exception and the run went on past them; no
@@ -37,6 +39,7 @@ SIGNATURE = "autograd_verified"
 FRAMEWORKS = ("paddle", "torch")
 LANG_OF = {"paddle": "zh", "torch": "en"}  # one language each: both kinds of notebook run
 RUN_TIMEOUT_S = 240
+KERNEL_PYTHON = os.environ.get("AUTOGRAD_KERNEL_PYTHON") or sys.executable
 START_TIMEOUT_S = 90
 
 
@@ -113,11 +116,36 @@ def jupyterlab(tmp_path_factory, site_dir):
     notifications = home / "settings" / "@jupyterlab" / "apputils-extension"
     notifications.mkdir(parents=True)
     (notifications / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}\n')
+    # the kernel: the notebooks' `python3` kernelspec, in the fresh data folder (JUPYTER_PATH)
+    missing = subprocess.run(
+        [KERNEL_PYTHON, "-c", "import importlib.util as u; print(*(m for m in "
+         "('ipykernel', 'paddle', 'torch') if u.find_spec(m) is None))"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    assert not missing, (
+        f"the kernel's Python {KERNEL_PYTHON} lacks {missing} (AUTOGRAD_KERNEL_PYTHON)"
+    )
+    spec = home / "data" / "kernels" / "python3"
+    spec.mkdir(parents=True)
+    kernel = {
+        "argv": [KERNEL_PYTHON, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    bytecode = Path(KERNEL_PYTHON).parent.parent / "pycache"  # its session's (noxfile.py)
+    if bytecode.is_dir():
+        kernel["env"] = {"PYTHONPYCACHEPREFIX": str(bytecode)}
+    (spec / "kernel.json").write_text(json.dumps(kernel, indent=1), encoding="utf-8")
     port, token = _free_port(), secrets.token_hex(16)
     env = dict(
         os.environ,
         AUTOGRAD_DEVICE="cpu",
         JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        # searched before the virtualenv's own data (JupyterLab depends on ipykernel, which
+        # puts a `python3` kernel running `python` there, and jupyter_core prefers a
+        # virtualenv's folders to the user's)
+        JUPYTER_PATH=str(home / "data"),
         JUPYTER_RUNTIME_DIR=str(home / "runtime"),
         JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
         JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
@@ -160,6 +188,10 @@ def jupyterlab(tmp_path_factory, site_dir):
                 if time.monotonic() > deadline:
                     pytest.fail(f"JupyterLab did not answer within {START_TIMEOUT_S} s")
                 time.sleep(0.5)
+        with urllib.request.urlopen(f"{base}/api/kernelspecs?token={token}", timeout=10) as r:
+            specs = json.load(r)["kernelspecs"]
+        argv = specs.get("python3", {}).get("spec", {}).get("argv", [None])
+        assert argv[0] == KERNEL_PYTHON, f"JupyterLab's python3 kernel runs {argv}, not ours"
         yield {
             "base": base,
             "token": token,
