@@ -244,6 +244,11 @@ def test_ci_runs_the_install_cells_beside_the_site_build():
     stamp = stamps.stamp_path("notebooks").relative_to(ROOT).as_posix()
     assert f"until [ -f {stamp} ]" in run, stamp
     assert "nox -s e2e -- install-cells" in run and 'wait "$cells" || status=$?' in run
+    # The EXIT trap stops them if CI ends early; under `set -e` a failing command in a trap
+    # ends the shell with its status, and `kill` fails when they have ended: CI on a clean
+    # clone of 17f619a passed every stage and exited 1, without its table of stage times.
+    traps = [line for line in run.splitlines() if line.startswith("trap ")]
+    assert traps[-1].startswith("""trap 'kill "$cells" 2>/dev/null || true; """), traps[-1]
     last = [line for line in run.splitlines() if line.startswith("python3 -m nox -s e2e")]
     assert last == ["python3 -m nox -s e2e -- browser  # the rest; its virtualenv, installed "
                     "by this run, is reused"], last  # fmt: skip
