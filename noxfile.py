@@ -282,7 +282,7 @@ def notebooks(session: nox.Session) -> None:
 @timed
 def e2e(session: nox.Session) -> None:
     """Real-browser tests against the built site in site/ (`nox -s site` or `nox -s tests`
-    builds it). Needs Debian's Chromium at /usr/bin/chromium and fonts-noto-cjk. JupyterLab
+    builds it). Needs Debian's headless Chromium (chromium-headless-shell) and fonts-noto-cjk. JupyterLab
     runs the downloaded notebooks in the Python of the session that built them
     (kernel_python); this session's own virtualenv has neither framework."""
     install(session, "e2e")

@@ -1,7 +1,7 @@
 """Real-browser tests: the built site served on 127.0.0.1 by the test itself, Debian's Chromium
 driven by Playwright (its own browser download does not work here).
 
-Needs `apt-get install -y chromium fonts-noto-cjk` and the `e2e` dependency group. Playwright is
+Needs `apt-get install -y chromium-headless-shell fonts-noto-cjk` and the `e2e` dependency group. Playwright is
 imported lazily so that collecting tests/ without it (the `tests` session) still works.
 Artefacts (screenshots, page weights, downloaded notebooks) go to build/e2e/.
 """
@@ -56,7 +56,9 @@ def browser():
     gets its own fresh context (``context``, ``new_page``) or the worker's page that is made
     cold again for each test (``cold_page``), the others share one (``shared_page``)."""
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} not found: `apt-get install -y chromium fonts-noto-cjk`")
+        pytest.fail(
+            f"{CHROMIUM} not found: `apt-get install -y chromium-headless-shell fonts-noto-cjk`"
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
