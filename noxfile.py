@@ -6,7 +6,7 @@ tests      the whole test suite: claims and engine tests, notebooks, site build,
            on the built site
 notebooks  build and execute the downloadable notebooks
 e2e        real-browser tests (Debian's Chromium) against the built site, a downloaded
-           notebook run in JupyterLab (its kernel: the Python that built the notebooks),
+           notebook run in JupyterLab (its kernel: the tests, site or notebooks session's Python),
            and the notebooks' install cell in a fresh virtualenv without the framework
 gpu-sim    the GPU kit (python3 -m verified.gpu) end to end on a simulated GPU machine
 lint       ruff, and the GitHub workflows validated offline
@@ -58,6 +58,7 @@ E2E_WORKERS = os.environ.get("AUTOGRAD_E2E_WORKERS", "2")  # browser tests, the 
 # one process leaves the other core idle; `nox -s e2e -- browser`: every other test. Without
 # either, all of them (their pytest marker expressions).
 KERNEL_SESSIONS = ("tests", "site", "notebooks")  # noxfile.kernel_python, in this order
+INSTALL_CELLS = "tests/e2e/test_install_cell.py"
 E2E_PARTS = {"install-cells": "e2e and install_cell", "browser": "e2e and not install_cell"}
 MATRIX = tomllib.loads(Path("results/matrix.toml").read_text(encoding="utf-8"))["environment"]
 # Downloads of `nox -s matrix`, kept between runs (pip's own HTTP cache stores nothing from the
@@ -153,7 +154,7 @@ def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) ->
     # pip takes seconds to find that nothing is missing: the venv remembers what was installed,
     # and by which run (AUTOGRAD_RUN_ID, set by CI): a run that reuses nothing from before it
     # (--fresh, CI) still reuses what it installed itself (CI installs the browser tests'
-    # virtualenv beside the claims, then runs `nox -s e2e`)
+    # virtualenv beside the claims, then runs `nox -s e2e -- install-cells` and `-- browser`)
     marker = Path(session.virtualenv.location) / ".autograd-installed.json"
     run = os.environ.get("AUTOGRAD_RUN_ID")
     wanted = json.dumps({"requirements": sorted(requirements), "run": run})
@@ -161,7 +162,8 @@ def _install(session: nox.Session, *groups: str, extra: tuple[str, ...] = ()) ->
     # import of torch and of Paddle needs is written before the claims start the processes that
     # import them together, each of which would compile it again (3 to 5 s of the processor
     # each). Also for a virtualenv installed before the bytecode had its folder (none yet).
-    # run_install: also under --install-only, as CI installs the browser tests' virtualenv.
+    # run_install: also under --install-only (CI installs the browser tests' virtualenv so,
+    # which has neither framework since 2026-12-07: nothing to import there).
     imports = framework_imports(requirements)
     compiled = Path(session.virtualenv.location) / "pycache"
     installed = marker.is_file() and marker.read_text(encoding="utf-8") == wanted
@@ -282,9 +284,9 @@ def notebooks(session: nox.Session) -> None:
 @timed
 def e2e(session: nox.Session) -> None:
     """Real-browser tests against the built site in site/ (`nox -s site` or `nox -s tests`
-    builds it). Needs Debian's headless Chromium (chromium-headless-shell) and fonts-noto-cjk. JupyterLab
-    runs the downloaded notebooks in the Python of the session that built them
-    (kernel_python); this session's own virtualenv has neither framework."""
+    builds it). Needs Debian's headless Chromium (chromium-headless-shell) and fonts-noto-cjk.
+    JupyterLab runs the downloaded notebooks in the Python of the `tests`, else `site`, else
+    `notebooks` session (kernel_python); this session's own virtualenv has neither framework."""
     install(session, "e2e")
     if INSTALL_ONLY:  # CI installs it beside the claims: no stage of browser tests to time
         return
@@ -292,7 +294,8 @@ def e2e(session: nox.Session) -> None:
     pytest_args = session.posargs[1:] if part else session.posargs
     if part == "install-cells":  # no browser, no site: one process, beside whatever runs
         with timing(session, "install-cells"):
-            session.run("pytest", "-m", E2E_PARTS[part], "tests/e2e", *pytest_args)
+            # their module only: collecting the others reads site/, which CI is building now
+            session.run("pytest", "-m", E2E_PARTS[part], INSTALL_CELLS, *pytest_args)
         return
     session.env["AUTOGRAD_KERNEL_PYTHON"] = kernel_python(session)
     with timing(session, "browser-tests"):
@@ -311,10 +314,11 @@ def e2e(session: nox.Session) -> None:
 
 
 def kernel_python(session: nox.Session) -> str:
-    """The Python that runs the downloaded notebooks in JupyterLab: that of the session that
-    built the site's notebooks (`tests`, else `site`, else `notebooks`), which has both
-    frameworks and ipykernel and executed them once already. (Until 2026-12-07 the browser
-    tests' own virtualenv installed both frameworks for it: CI installed them twice.)"""
+    """The Python that runs the downloaded notebooks in JupyterLab: that of the first of the
+    `tests`, `site` and `notebooks` sessions whose virtualenv exists (each has both frameworks
+    and ipykernel, and executes the notebooks when it builds them; in CI, the `tests` session's,
+    which just did). (Until 2026-12-07 the browser tests' own virtualenv installed both
+    frameworks for it: CI installed them twice.)"""
     envdir = Path(session.virtualenv.location).parent
     for name in KERNEL_SESSIONS:
         python = envdir / name / "bin" / "python"

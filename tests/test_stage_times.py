@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -242,16 +243,65 @@ def test_ci_runs_the_install_cells_beside_the_site_build():
 
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     stamp = stamps.stamp_path("notebooks").relative_to(ROOT).as_posix()
-    assert f"until [ -f {stamp} ]" in run, stamp
-    assert "nox -s e2e -- install-cells" in run and 'wait "$cells" || status=$?' in run
+    # a stamp of an earlier run (a checkout where `nox -s tests` ran before) is removed first
+    assert run.index(f"rm -f {stamp}\n") < run.index(f"until [ -f {stamp} ]"), stamp
+    assert "nox -s e2e -- install-cells" in run
+    assert 'wait "$cells" || status=$?\ncells=""' in run
+    after = run.split('wait "$cells" || status=$?', 1)[1]
+    assert '[ "$status" -eq 0 ] || exit "$status"' in after.split("nox -s e2e -- browser")[0]
     # The EXIT trap stops them if CI ends early; under `set -e` a failing command in a trap
     # ends the shell with its status, and `kill` fails when they have ended: CI on a clean
     # clone of 17f619a passed every stage and exited 1, without its table of stage times.
     traps = [line for line in run.splitlines() if line.startswith("trap ")]
-    assert traps[-1].startswith("""trap 'kill "$cells" 2>/dev/null || true; """), traps[-1]
+    assert traps[-1].startswith(
+        """trap '[ -z "$cells" ] || kill -- -"$cells" 2>/dev/null || true; """
+    ), traps[-1]
     last = [line for line in run.splitlines() if line.startswith("python3 -m nox -s e2e")]
     assert last == ["python3 -m nox -s e2e -- browser  # the rest; its virtualenv, installed "
                     "by this run, is reused"], last  # fmt: skip
+
+
+def test_each_part_of_the_browser_tests_runs_its_own_tests():
+    """`nox -s e2e -- install-cells` runs pytest on the install cells' module alone (collecting
+    the others reads site/, which CI is building meanwhile), without a browser's workers;
+    `-- browser` the rest on the workers, with JupyterLab's kernel; without either, all."""
+    calls: list[tuple] = []
+
+    @contextmanager
+    def timing(session, name):
+        calls.append(("stage", name))
+        yield ["run"]
+
+    namespace = {
+        "nox": SimpleNamespace(session=lambda *a, **k: lambda f: f, Session=object),
+        "timed": lambda f: f,
+        "install": lambda session, *groups, **k: calls.append(("install", *groups)),
+        "timing": timing,
+        "kernel_python": lambda session: "/venv/tests/bin/python",
+        "INSTALL_ONLY": False,
+        "E2E_WORKERS": "2",
+        "E2E_PARTS": noxfile_constant("E2E_PARTS"),
+        "INSTALL_CELLS": noxfile_constant("INSTALL_CELLS"),
+    }
+    e2e = _noxfile_function("e2e", namespace)
+
+    def run_with(*posargs):
+        calls.clear()
+        run = lambda *args, **kwargs: calls.append(("run", *args))  # noqa: E731
+        session = SimpleNamespace(posargs=list(posargs), env={}, run=run)
+        e2e(session)
+        pytest_calls = [c[1:] for c in calls if c[:2] == ("run", "pytest")]
+        return pytest_calls, session.env, [c[1] for c in calls if c[0] == "stage"]
+
+    (cells,), env, stages = run_with("install-cells", "-x")
+    assert cells == ("pytest", "-m", "e2e and install_cell", "tests/e2e/test_install_cell.py", "-x")
+    assert "AUTOGRAD_KERNEL_PYTHON" not in env and stages == ["install-cells"]
+    (rest,), env, stages = run_with("browser", "-x")
+    assert rest[:4] == ("pytest", "-m", "e2e and not install_cell", "tests/e2e"), rest
+    assert "-n" in rest and rest[-1] == "-x" and "browser" not in rest, rest
+    assert env["AUTOGRAD_KERNEL_PYTHON"] == "/venv/tests/bin/python" and stages == ["browser-tests"]
+    (every,), _, _ = run_with("-k", "search")
+    assert every[:4] == ("pytest", "-m", "e2e", "tests/e2e") and every[-2:] == ("-k", "search")
 
 
 def test_jupyterlab_runs_the_notebooks_in_the_python_that_built_them(tmp_path):
@@ -280,8 +330,14 @@ def test_jupyterlab_runs_the_notebooks_in_the_python_that_built_them(tmp_path):
         python.write_text("")
         assert kernel_python(session) == str(python)
     groups = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    e2e = groups["dependency-groups"]["e2e"]
-    assert not any(isinstance(r, str) and r.startswith(("torch", "paddle")) for r in e2e), e2e
-    assert {"include-group": "frameworks"} not in e2e and "kernel" not in groups[
-        "dependency-groups"
-    ]
+    groups = groups["dependency-groups"]
+
+    def requirements(name: str) -> list[str]:  # with the groups it includes, as nox reads them
+        found = []
+        for item in groups[name]:
+            found += requirements(item["include-group"]) if isinstance(item, dict) else [item]
+        return found
+
+    e2e = requirements("e2e")
+    assert not [r for r in e2e if r.startswith(("torch", "paddlepaddle", "numpy"))], e2e
+    assert any(r.startswith("torch") for r in requirements("test")), "the resolver reads nothing"

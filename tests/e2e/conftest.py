@@ -1,8 +1,9 @@
 """Real-browser tests: the built site served on 127.0.0.1 by the test itself, Debian's Chromium
 driven by Playwright (its own browser download does not work here).
 
-Needs `apt-get install -y chromium-headless-shell fonts-noto-cjk` and the `e2e` dependency group. Playwright is
-imported lazily so that collecting tests/ without it (the `tests` session) still works.
+Needs `apt-get install -y chromium-headless-shell fonts-noto-cjk` and the `e2e` dependency
+group. Playwright is imported lazily so that collecting tests/ without it (the `tests` session)
+still works.
 Artefacts (screenshots, page weights, downloaded notebooks) go to build/e2e/.
 """
 
@@ -184,7 +185,8 @@ def cold_page(cold_context, base_url):
 # xdist would otherwise sort the groups by their number of tests, and put the install cells, one
 # test each, last). JupyterLab (one group, about 100 s), the install cells (two real installs,
 # 35 to 45 s each on one core) and the search pages of each language (a group each, about 40 s)
-# start while the other worker loads pages. On 2026-12-07, with the groups not holding (pytest
+# start while the other worker loads pages (CI runs the install cells beside the site build
+# instead, `nox -s e2e -- install-cells`, and this order for the rest). On 2026-12-07, with the groups not holding (pytest
 # 9.2, test_browser_groups.py), the stage ended with 40 s at half the machine; the gain of this
 # order with the groups holding was not measured apart from the other changes of that day.
 LONGEST_FIRST = (

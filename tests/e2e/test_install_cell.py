@@ -6,9 +6,10 @@ cell then imports it; run again, it installs nothing.
 pip installs from wherever this machine's pip is configured to (PyPI in CI, with PyTorch's CPU
 index as in publish.yml; the local wheels and registry on the developers' machines). The
 virtualenv is made by this session's Python with `python -m venv`: no site packages of the
-session, so no framework. It costs a real install of each framework (4 and 5.5 min on a
-shared 2-core machine, the README's "Time"): that is why it runs with the browser tests
-(`nox -s e2e`), not in `nox -s tests`. PIP_NO_COMPILE is set: compiling the framework's
+session, so no framework. It costs a real install of each framework (35 to 45 s each here
+without compiling, on one core): that is why it runs with the browser tests (`nox -s e2e`),
+not in `nox -s tests`; CI runs it on its own, beside the site build (`nox -s e2e --
+install-cells`, .ci/run). PIP_NO_COMPILE is set: compiling the framework's
 bytecode is pip's work, not the cell's, and is left out to save time.
 """
 

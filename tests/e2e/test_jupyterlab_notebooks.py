@@ -132,9 +132,15 @@ def jupyterlab(tmp_path_factory, site_dir):
         "display_name": "Python 3 (ipykernel)",
         "language": "python",
     }
-    bytecode = Path(KERNEL_PYTHON).parent.parent / "pycache"  # its session's (noxfile.py)
-    if bytecode.is_dir():
-        kernel["env"] = {"PYTHONPYCACHEPREFIX": str(bytecode)}
+    # the kernel's own virtualenv, not the server's (.nox/e2e, without the frameworks): its
+    # bytecode folder (noxfile.bytecode_on_import), and its programs first on PATH for a
+    # cell that runs one by name
+    venv = Path(KERNEL_PYTHON).parent.parent
+    kernel["env"] = {
+        "PYTHONPYCACHEPREFIX": str(venv / "pycache"),
+        "VIRTUAL_ENV": str(venv),
+        "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
     (spec / "kernel.json").write_text(json.dumps(kernel, indent=1), encoding="utf-8")
     port, token = _free_port(), secrets.token_hex(16)
     env = dict(
