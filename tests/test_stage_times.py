@@ -198,25 +198,6 @@ def test_pip_compiles_nothing_and_the_sessions_keep_the_bytecode_of_what_they_im
     assert not list(source.parent.rglob("*.pyc"))
 
 
-def test_the_browser_tests_start_with_the_longest_work():
-    """tests/e2e/conftest.py puts JupyterLab's tests, the install cells and the search tests
-    first, and `nox -s e2e` asks pytest-xdist to keep the order of the items
-    (--no-loadscope-reorder) instead of sorting the groups by their number of tests."""
-    listed = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "e2e", "tests/e2e",
-         "-p", "no:cacheprovider"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    ).stdout.splitlines()  # fmt: skip
-    modules = [line.split("::")[0].rsplit("/", 1)[-1] for line in listed if "::" in line]
-    first = ["test_jupyterlab_notebooks.py", "test_install_cell.py", "test_browser_search.py"]
-    seen = list(dict.fromkeys(modules))
-    assert seen[:3] == first, seen
-    last = max(i for i, m in enumerate(modules) if m in first)
-    assert set(modules[: last + 1]) == set(first), modules[: last + 1]
-    noxfile = (ROOT / "noxfile.py").read_text(encoding="utf-8")
-    assert '"--dist", "loadgroup", "--no-loadscope-reorder", *pytest_args' in noxfile
-
-
 def collected(marker: str) -> list[str]:
     listed = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", marker, "tests/e2e",
@@ -224,6 +205,20 @@ def collected(marker: str) -> list[str]:
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout.splitlines()  # fmt: skip
     return [line for line in listed if "::" in line]
+
+
+def test_the_browser_tests_start_with_the_longest_work():
+    """tests/e2e/conftest.py puts JupyterLab's tests, the install cells and the search tests
+    first, and `nox -s e2e` asks pytest-xdist to keep the order of the items
+    (--no-loadscope-reorder) instead of sorting the groups by their number of tests."""
+    modules = [line.split("::")[0].rsplit("/", 1)[-1] for line in collected("e2e")]
+    first = ["test_jupyterlab_notebooks.py", "test_install_cell.py", "test_browser_search.py"]
+    seen = list(dict.fromkeys(modules))
+    assert seen[:3] == first, seen
+    last = max(i for i, m in enumerate(modules) if m in first)
+    assert set(modules[: last + 1]) == set(first), modules[: last + 1]
+    noxfile = (ROOT / "noxfile.py").read_text(encoding="utf-8")
+    assert '"--dist", "loadgroup", "--no-loadscope-reorder", *pytest_args' in noxfile
 
 
 def test_the_two_parts_of_the_browser_tests_are_all_of_them_once():
@@ -253,6 +248,7 @@ def test_ci_runs_the_install_cells_beside_the_site_build():
     # ends the shell with its status, and `kill` fails when they have ended: CI on a clean
     # clone of 17f619a passed every stage and exited 1, without its table of stage times.
     traps = [line for line in run.splitlines() if line.startswith("trap ")]
+    assert len(traps) == 1 and run.index('cells=""') < run.index(traps[0]), traps
     assert traps[-1].startswith(
         """trap '[ -z "$cells" ] || kill -- -"$cells" 2>/dev/null || true; """
     ), traps[-1]
