@@ -231,30 +231,160 @@ def test_the_two_parts_of_the_browser_tests_are_all_of_them_once():
     assert {c.split("::")[0] for c in cells} == {"tests/e2e/test_install_cell.py"}, cells
 
 
-def test_ci_runs_the_install_cells_beside_the_site_build():
-    """.ci/run starts them when the notebooks stage's stamp appears (the site build comes next),
-    fails on their failure, and then runs the rest of the browser tests, not all of them."""
-    from verified import stamps
+def ci_script() -> str:
+    return (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
-    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    stamp = stamps.stamp_path("notebooks").relative_to(ROOT).as_posix()
-    # a stamp of an earlier run (a checkout where `nox -s tests` ran before) is removed first
-    assert run.index(f"rm -f {stamp}\n") < run.index(f"until [ -f {stamp} ]"), stamp
-    assert "nox -s e2e -- install-cells" in run
-    assert 'wait "$cells" || status=$?\ncells=""' in run
-    after = run.split('wait "$cells" || status=$?', 1)[1]
-    assert '[ "$status" -eq 0 ] || exit "$status"' in after.split("nox -s e2e -- browser")[0]
-    # The EXIT trap stops them if CI ends early; under `set -e` a failing command in a trap
-    # ends the shell with its status, and `kill` fails when they have ended: CI on a clean
+
+def test_ci_runs_the_install_cells_beside_the_site_build_and_the_browser_tests_beside_its_checks():
+    """.ci/run starts the install cells when the notebooks stage's stamp appears (the site build
+    comes next) and the rest of the browser tests when the site stage's does (the site checks
+    come next), each once; waits for both after the README's command, failing on either; and has
+    one EXIT trap, which ends their process groups and prints the stage table."""
+    run = ci_script()
+    starts = {
+        "cells": "after_stage notebooks install-cells python3 -m nox -s e2e -- install-cells\n",
+        "browser": "after_stage site browser python3 -m nox -s e2e -- browser\n",
+    }
+    assert run.count("python3 -m nox -s e2e -- ") == 2, "a part of the browser tests run twice"
+    readme_command = run.index(
+        'python3 -m pip install "nox==2026.10.20" && python3 -m nox -s tests'
+    )
+    for job, start in starts.items():
+        assert run.count(start) == 1, start
+        assert run.index(start) < readme_command < run.index(f'finish "${job}" '), job
+    # a stage that ended without its stamp fails CI at once (its job would wait until the
+    # job's timeout)
+    assert "for stage in notebooks site; do" in run[readme_command:]
+    # The one EXIT trap ends the jobs if CI ends early; under `set -e` a failing command in a
+    # trap ends the shell with its status, and `kill` fails when they have ended: CI on a clean
     # clone of 17f619a passed every stage and exited 1, without its table of stage times.
     traps = [line for line in run.splitlines() if line.startswith("trap ")]
-    assert len(traps) == 1 and run.index('cells=""') < run.index(traps[0]), traps
-    assert traps[-1].startswith(
-        """trap '[ -z "$cells" ] || kill -- -"$cells" 2>/dev/null || true; """
-    ), traps[-1]
-    last = [line for line in run.splitlines() if line.startswith("python3 -m nox -s e2e")]
-    assert last == ["python3 -m nox -s e2e -- browser  # the rest; its virtualenv, installed "
-                    "by this run, is reused"], last  # fmt: skip
+    assert len(traps) == 1 and run.index('groups=""') < run.index(traps[0]), traps
+    assert traps[0].startswith(
+        """trap 'for group in $groups; do kill -- -"$group" 2>/dev/null || true; done; """
+    ), traps[0]
+    assert "stagetimes show" in traps[0] and traps[0].rstrip().endswith("|| true' EXIT")
+
+
+def ci_functions() -> str:
+    """.ci/run's trap, after_stage and finish, as a bash prologue for a test script."""
+    run = ci_script()
+    trap = next(line for line in run.splitlines() if line.startswith("trap "))
+    bodies = []
+    for name in ("after_stage", "finish"):
+        begin = run.index(f"{name}() {{\n")
+        bodies.append(run[begin : run.index("\n}\n", begin) + 3])
+    # the stage table needs the project: here, a line that says the trap ran
+    trap = trap.replace("python3 -m verified.stagetimes show", "echo trap-ran; : ")
+    prologue = 'set -euo pipefail\nmkdir -p build/stamps\nstart=$(date +%s)\ngroups=""\n'
+    return prologue + trap + "\n" + "".join(bodies)
+
+
+def run_ci_bash(tmp_path: Path, body: str) -> subprocess.CompletedProcess:
+    script = tmp_path / "ci.sh"
+    script.write_text(ci_functions() + body, encoding="utf-8")
+    return subprocess.run(
+        ["bash", str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_a_job_after_a_stage_waits_for_this_runs_stamp_and_its_failure_fails_ci(tmp_path):
+    """``after_stage``: the job starts once the stage's stamp is written, not on a stamp left by
+    an earlier run; ``finish`` shows its output and exits with its failure; the trap still
+    prints the table."""
+    (tmp_path / "build" / "stamps").mkdir(parents=True)
+    (tmp_path / "build" / "stamps" / "site.json").write_text("{}")  # an earlier run's
+    done = run_ci_bash(tmp_path, """
+after_stage site job sh -c 'cat started 2>/dev/null || echo "no file yet"; echo job-output'
+job=$last_group
+sleep 2
+echo yes > started
+touch build/stamps/site.json
+finish "$job" job "the job"
+echo after
+""")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["---", "the", "job", "(exit", "0)", "---", "yes",
+                                   "job-output", "after", "trap-ran"], done.stdout  # fmt: skip
+    failed = run_ci_bash(tmp_path, """
+after_stage site job sh -c 'echo failing; exit 3'
+touch build/stamps/site.json
+finish "$last_group" job "the job"
+echo not-reached
+""")  # fmt: skip
+    assert failed.returncode == 3, failed
+    assert failed.stdout.split() == ["---", "the", "job", "(exit", "3)", "---", "failing",
+                                     "trap-ran"], failed.stdout  # fmt: skip
+
+
+def test_ci_ending_early_ends_every_job_it_started(tmp_path):
+    """CI failing while its jobs wait or run: the trap ends each job's whole process group (the
+    job's children too), goes on past a job that has ended already (kill fails there), prints
+    the table and exits with CI's status."""
+    done = run_ci_bash(tmp_path, """
+after_stage site running sh -c 'echo $$ > running.pid; sleep 60 & echo $! > child.pid; wait'
+after_stage notebooks waiting sh -c 'echo started > waiting.out'
+after_stage claims ended sh -c 'echo > ended.out'
+ended=$last_group
+touch build/stamps/site.json build/stamps/claims.json
+until [ -s running.pid ] && [ -s child.pid ] && [ -f ended.out ]; do sleep 0.1; done
+while kill -0 "$ended" 2>/dev/null; do sleep 0.1; done  # ended, not reaped: kill fails
+false
+""")  # fmt: skip
+    assert done.returncode == 1 and done.stdout.split() == ["trap-ran"], done
+    for name in ("running.pid", "child.pid"):
+        pid = int((tmp_path / name).read_text())
+        for _ in range(50):
+            if not Path(f"/proc/{pid}").exists() or " Z " in _stat(pid):
+                break
+            __import__("time").sleep(0.1)
+        else:
+            pytest.fail(f"{name}: process {pid} outlived CI")
+    assert not (tmp_path / "waiting.out").exists()  # its stamp never came: it never ran
+
+
+def _stat(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")", 1)[1][:3]
+    except FileNotFoundError:
+        return " Z "
+
+
+def test_a_finished_job_leaves_the_trap_the_others(tmp_path):
+    """``finish`` removes its job's id from the trap's list exactly (an id that is the start of
+    another's, 12 in 123, leaves that one), and only that one."""
+    done = run_ci_bash(tmp_path, """
+sh -c 'exit 0' &
+mine=$!
+groups=" ${mine}7 12 $mine 5"
+echo > build/mine.log
+finish "$mine" mine "mine"
+echo "left:$groups mine:$mine"
+trap - EXIT
+""")  # fmt: skip
+    assert done.returncode == 0, done
+    left, mine = done.stdout.splitlines()[-1].split(" mine:")
+    assert left == f"left: {mine}7 12 5", done.stdout
+
+
+def test_a_waiting_job_gives_up_when_ci_was_killed(tmp_path):
+    """CI killed outright (no trap runs): a job still waiting for its stamp ends by itself."""
+    done = run_ci_bash(tmp_path, """
+after_stage site waiting sh -c 'echo > ran'
+echo "$last_group" > waiting.pid
+kill -9 $$
+""")  # fmt: skip
+    assert done.returncode == -9, done
+    pid = int((tmp_path / "waiting.pid").read_text())
+    for _ in range(50):
+        if not Path(f"/proc/{pid}").exists() or " Z " in _stat(pid):
+            break
+        __import__("time").sleep(0.1)
+    else:
+        pytest.fail(f"the waiting job {pid} outlived CI")
+    (tmp_path / "build" / "stamps" / "site.json").write_text("{}")
+    __import__("time").sleep(1.5)
+    assert not (tmp_path / "ran").exists()
 
 
 def test_each_part_of_the_browser_tests_runs_its_own_tests():
