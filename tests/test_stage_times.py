@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
@@ -252,6 +253,8 @@ def test_ci_runs_the_install_cells_beside_the_site_build_and_the_browser_tests_b
     for job, start in starts.items():
         assert run.count(start) == 1, start
         assert run.index(start) < readme_command < run.index(f'finish "${job}" '), job
+    # the work beside the claims ends the same way: its output shown, its failure fails CI
+    assert readme_command < run.index('finish "$beside" beside ') < run.index('finish "$cells" ')
     # a stage that ended without its stamp fails CI at once (its job would wait until the
     # job's timeout)
     assert "for stage in notebooks site; do" in run[readme_command:]
@@ -336,19 +339,21 @@ false
     assert done.returncode == 1 and done.stdout.split() == ["trap-ran"], done
     for name in ("running.pid", "child.pid"):
         pid = int((tmp_path / name).read_text())
-        for _ in range(50):
-            if not Path(f"/proc/{pid}").exists() or " Z " in _stat(pid):
-                break
-            __import__("time").sleep(0.1)
-        else:
-            pytest.fail(f"{name}: process {pid} outlived CI")
+        assert ends_within(pid, 5.0), f"{name}: process {pid} outlived CI"
 
 
-def _stat(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(")", 1)[1][:3]
-    except FileNotFoundError:
-        return " Z "
+def ends_within(pid: int, seconds: float) -> bool:
+    """Whether process ``pid`` is gone (or a zombie) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def test_a_finished_job_leaves_the_trap_the_others(tmp_path):
@@ -377,12 +382,7 @@ kill -9 $$
 """)  # fmt: skip
     assert done.returncode == -9, done
     pid = int((tmp_path / "waiting.pid").read_text())
-    for _ in range(50):
-        if not Path(f"/proc/{pid}").exists() or " Z " in _stat(pid):
-            break
-        __import__("time").sleep(0.1)
-    else:
-        pytest.fail(f"the waiting job {pid} outlived CI")
+    assert ends_within(pid, 5.0), f"the waiting job {pid} outlived CI"
 
 
 def test_each_part_of_the_browser_tests_runs_its_own_tests():
