@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import posixpath
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import nbformat
 import pytest
@@ -47,6 +47,14 @@ def rendered_notebook_problems(page, where: str, lang: str) -> list[str]:
         problems.append(f"{where}: outputs are not visible")
     if lang == "zh" and not CJK.search(text):
         problems.append(f"{where}: no Chinese text on a zh notebook page")
+    if cells:  # docs/stylesheets/claims.css: a cell is rendered when it comes near the screen
+        lazy = page.locator(".jupyter-wrapper .jp-Cell").first.evaluate(
+            "cell => getComputedStyle(cell).contentVisibility"
+        )
+        if lazy != "auto":
+            problems.append(
+                f"{where}: every cell is rendered at load (content-visibility {lazy!r}, not 'auto')"
+            )
     return problems
 
 
@@ -126,3 +134,37 @@ def test_download_links_give_valid_notebooks(lang, site_dir, base_url, new_page,
                 continue
             problems += check_notebook(response.body(), where, lang)
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_link_to_the_last_heading_of_a_notebook_lands_on_it(lang, base_url, searchless_page):
+    """The cells of a notebook page are rendered only near the screen (content-visibility:
+    auto, docs/stylesheets/claims.css), the cells above a target keeping an estimated height
+    until then: a link to the last heading of the longest notebook page still shows that
+    heading at the top of the screen once the page has loaded, and after the fonts."""
+    page = searchless_page
+
+    def cells(notebook: Page) -> list:
+        return [n for n in content(parse(notebook.file)).iter("div") if n.has_class("jp-Cell")]
+
+    longest = max(pages_of("notebook", lang), key=lambda p: len(cells(p)))
+    headings = [
+        h.attrs["id"]
+        for cell in cells(longest)
+        if cell.has_class("jp-MarkdownCell")
+        for h in cell.iter("h2", "h3")
+        if h.attrs.get("id")
+    ]
+    assert len(headings) >= 2, f"/{longest.path}: {len(headings)} headings with an id"
+    target = headings[-1]
+    page.goto(base_url + longest.path + "#" + quote(target), wait_until="load")
+    page.evaluate("document.fonts.ready")
+    heading = page.locator(f"[id='{target}']")
+    page.wait_for_timeout(300)  # the scroll that the cells rendered around the target caused
+    assert heading.is_visible(), f"/{longest.path}#{target}: the heading is not rendered"
+    top = heading.evaluate("h => h.getBoundingClientRect().top")
+    height = page.evaluate("innerHeight")
+    assert 0 <= top < height / 2, (
+        f"/{longest.path}#{target}: the heading is {top:.0f} px from the top of a {height} px "
+        f"screen, not in its upper half"
+    )
