@@ -21,7 +21,7 @@ from claimkit import CLAIMS, DATE, VERSIONS, context_for, make_snippets
 
 from verified import runner as runner_module
 from verified.claims import ROOT, all_cases
-from verified.pytest_plugin import FRESH_LANES, process_running, share
+from verified.pytest_plugin import process_running
 from verified.runner import Runner, Worker, WorkerDied, worker_env
 from verified.versions import installed_versions
 
@@ -393,8 +393,8 @@ def scheduler(monkeypatch):
 
 def test_the_lanes_and_the_timing_cases(scheduler, cases):
     """Each framework's cheap cases share its worker, the cases that need a fresh process get
-    one forked from the templates of the fresh lane they were dealt to (two lanes), and a
-    timing case runs only once every lane has ended, forked from the first fresh lane's."""
+    one forked from a third lane's templates, and a timing case runs only once every lane has
+    ended, forked from those same templates."""
     cpu = [c for (_, _, dev), c in cases.items() if dev == "cpu"]
     timing = [c for c in cpu if c.claim.kind == "timing"]
     assert timing and {c.framework for c in timing} == {"paddle", "torch"}
@@ -409,47 +409,17 @@ def test_the_lanes_and_the_timing_cases(scheduler, cases):
             observed["parent"]
             == third.templates[third.template_key(case.framework, "cpu")].proc.pid
         )
-    parents = {}  # each fresh lane's cases: the parent process of each
     for fw in ("paddle", "torch"):
         shared = {lanes.result(c)["observed"]["pid"] for c in cpu
                   if c.framework == fw and not c.isolated}  # fmt: skip
-        fresh = [c for c in cpu if c.framework == fw and c.isolated and c.claim.kind != "timing"]
+        fresh = [lanes.result(c)["observed"] for c in cpu
+                 if c.framework == fw and c.isolated and c.claim.kind != "timing"]  # fmt: skip
         assert len(shared) == 1 and fresh
-        for case in fresh:
-            observed = lanes.result(case)["observed"]
-            assert observed["pid"] not in shared
-            parents.setdefault(observed["parent"], []).append(case.name)
+        third = lanes.runners["fresh"]
+        template = third.templates[third.template_key(fw, "cpu")].proc.pid
+        assert all(o["parent"] == template and o["pid"] not in shared for o in fresh)
         assert lanes.runners[fw].workers == {}  # a framework's lane closes its worker at its end
-    # each fresh lane ran the cases dealt to it, from templates of its own: the first one's
-    # stay for the timing cases, the second's were closed when it ended
-    first = {t.proc.pid for t in lanes.runners["fresh"].templates.values()}
-    ran = {
-        lane: sorted(name for parent, names in parents.items() for name in names
-                     if (parent in first) == (lane == "fresh"))
-        for lane in FRESH_LANES
-    }  # fmt: skip
-    dealt = share([c for c in cpu if c.isolated and c.claim.kind != "timing"])
-    assert ran == {lane: sorted(c.name for c in cases) for lane, cases in dealt.items()}
-    assert all(ran.values()), ran
-    assert lanes.runners["fresh 2"].templates == {}
-    for lane in FRESH_LANES:
-        assert lanes.runners[lane].workers == {}  # the versions came from the framework's lane
-
-
-def test_the_cases_that_need_a_fresh_process_are_shared_longest_first():
-    """Two lanes share the cases that need a fresh process: the longest first (the declared
-    time limit), each to the lane whose cases declare the least time so far."""
-    from types import SimpleNamespace
-
-    cases = [SimpleNamespace(name=name, timeout=t) for name, t in
-             [("a", 10), ("b", 60), ("c", 30), ("d", 30), ("e", 20), ("f", 5)]]  # fmt: skip
-    lanes = share(cases)
-    assert list(lanes) == list(FRESH_LANES) == ["fresh", "fresh 2"]
-    # b (60) to "fresh"; c, d (30 each) to "fresh 2"; e to the first of two at 60; a (10) and
-    # f (5) to "fresh 2", then at 70 against 80
-    assert [c.name for c in lanes["fresh"]] == ["b", "e"]
-    assert [c.name for c in lanes["fresh 2"]] == ["c", "d", "a", "f"]
-    assert share([]) == {"fresh": [], "fresh 2": []}
+    assert lanes.runners["fresh"].workers == {}  # the versions came from the framework's lane
 
 
 def test_a_worker_that_cannot_start_fails_every_case_of_its_lane(scheduler, cases):
@@ -461,8 +431,8 @@ def test_a_worker_that_cannot_start_fails_every_case_of_its_lane(scheduler, case
 
 
 def test_each_lane_runs_its_own_cases_longest_first(scheduler, tmp_path, monkeypatch):
-    """A framework's lane runs that framework's cheap cases, the two fresh lanes the isolated
-    ones as share() deals them, each lane the case with the longest time limit first; the lanes are daemon threads named by
+    """A framework's lane runs that framework's cheap cases, the fresh lane the isolated ones,
+    each lane the case with the longest time limit first; the lanes are daemon threads named by
     lane, and only the cases that are not timed get a future."""
     from verified import pytest_plugin
 
@@ -485,18 +455,13 @@ def test_each_lane_runs_its_own_cases_longest_first(scheduler, tmp_path, monkeyp
     by_lane: dict[str, list] = {}
     for thread, case in ran:
         by_lane.setdefault(thread, []).append(case)
-    assert set(by_lane) == {"claims-paddle", "claims-torch", "claims-fresh", "claims-fresh 2"}
+    assert set(by_lane) == {"claims-paddle", "claims-torch", "claims-fresh"}
     for fw in ("paddle", "torch"):
         own = by_lane[f"claims-{fw}"]
         assert all(c.framework == fw and not c.isolated for c in own), own
         timeouts = [c.timeout for c in own]
         assert timeouts == sorted(timeouts, reverse=True) and len(set(timeouts)) == 2, timeouts
-    dealt = pytest_plugin.share([c for c in cpu if c.isolated])
-    for lane in pytest_plugin.FRESH_LANES:
-        own = by_lane[f"claims-{lane}"]
-        assert own == dealt[lane] and all(c.isolated for c in own), (lane, own)
-        timeouts = [c.timeout for c in own]
-        assert timeouts == sorted(timeouts, reverse=True), timeouts
+    assert by_lane["claims-fresh"] and all(c.isolated for c in by_lane["claims-fresh"])
     assert sorted(c.name for _, c in ran) == sorted(c.name for c in cpu)
 
 

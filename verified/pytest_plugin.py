@@ -4,7 +4,7 @@ Items are collected from ``snippets/<article>/claims.toml`` and named like
 ``inplace.leaf-error[paddle-cpu]``. Registered by the root ``conftest.py``.
 
 The cases run in the background from the start of the session, on both cores: one lane
-per framework runs that framework's cheap cases in its worker, two more share the cases that
+per framework runs that framework's cheap cases in its worker, a third runs the cases that
 need a fresh process, and the other tests run meanwhile. The timing cases run last, one at a
 time, with nothing else running. Each item waits for its case's result and reports it. ``AUTOGRAD_REPORT`` names another report file (``nox -s matrix`` writes
 ``results/<environment>.json``), and ``AUTOGRAD_REPORT_NAME`` its name.
@@ -142,29 +142,10 @@ def wait_for_processes(pids: tuple[int, ...], poll: float = 0.2) -> float:
     return time.perf_counter() - started
 
 
-# The cases that need a fresh process (memory claims, the distributed-training claims, which
-# start a process per rank) took 135 to 142 s one after the other in a clean-clone CI (Intel
-# Xeon, 2026-12-07), the longest lane by far: for its last minute the other lanes had ended
-# and the machine was a fifth idle (vmstat). Two lanes share them. The first one's templates
-# serve the timing cases afterwards; the second closes its own when it ends.
-FRESH_LANES = ("fresh", "fresh 2")
-
-
-def share(cases: list[Case]) -> dict[str, list[Case]]:
-    """``cases`` dealt to ``FRESH_LANES``: the longest first (by the declared time limit), each
-    to the lane whose cases declare the least time so far (the lanes end together)."""
-    lanes: dict[str, list[Case]] = {lane: [] for lane in FRESH_LANES}
-    for case in sorted(cases, key=lambda c: -c.timeout):
-        lane = min(FRESH_LANES, key=lambda name: sum(c.timeout for c in lanes[name]))
-        lanes[lane].append(case)
-    return lanes
-
-
 class Scheduler:
-    """Runs the selected cases. From the start of the session, four lanes run in the
+    """Runs the selected cases. From the start of the session, three lanes run in the
     background: each framework's cheap cases in its long-lived worker, and the cases that need
-    a fresh process (both frameworks) shared by two lanes (``FRESH_LANES``), each with its own
-    templates; meanwhile the
+    a fresh process (both frameworks) in a third lane with its own templates; meanwhile the
     other tests run on the main thread. The timing cases run last, on the main thread, once
     the lanes have ended: their items come after everything else (see
     ``pytest_collection_modifyitems``), so nothing else runs while they are timed. Every
@@ -192,13 +173,13 @@ class Scheduler:
         lanes = {
             fw: [c for c in cases if c.framework == fw and not c.isolated] for fw in FRAMEWORKS
         }
+        lanes["fresh"] = [c for c in cases if c.isolated and c.claim.kind != "timing"]
         for todo in lanes.values():  # the longest first (a claim that declares a longer time
             todo.sort(key=lambda c: -c.timeout)  # limit runs longer): the lanes end together
-        lanes.update(share([c for c in cases if c.isolated and c.claim.kind != "timing"]))
         infos: dict[str, dict] = {}  # one worker per framework tells every lane its versions
         self.runners = {lane: Runner(self.module, infos, self.context) for lane in lanes}
-        # a fresh lane waits for the framework's own lane to have started its worker (and so
-        # learnt the versions) rather than start another one of its own
+        # the fresh lane waits for the framework's own lane to have started its worker (and so
+        # learnt the versions) rather than start a second one of its own
         self.known = {fw: threading.Event() for fw in FRAMEWORKS}
         self.stopping = threading.Event()
         self.threads = [
@@ -224,7 +205,7 @@ class Scheduler:
                 finally:
                     self.known[lane].set()
             for case in cases:
-                if lane in FRESH_LANES:
+                if lane == "fresh":
                     self.known[case.framework].wait()
                 future = self.futures[case.name]
                 if self.stopping.is_set():
@@ -235,11 +216,11 @@ class Scheduler:
                 except Exception as exc:  # noqa: BLE001 (a harness failure is that item's error)
                     future.set_exception(exc)
         finally:
-            if lane != "fresh":  # the first fresh lane's templates serve the timing cases later
+            if lane != "fresh":  # the fresh lane's templates serve the timing cases later
                 runner.close_workers()
 
     def wait_for_lanes(self) -> None:
-        """Until every lane has ended, its workers closed (the first fresh lane's templates stay),
+        """Until every lane has ended, its workers closed (the fresh lane's templates stay),
         and every process started beside this run (``BESIDE``) has ended."""
         for thread in self.threads:
             thread.join()
