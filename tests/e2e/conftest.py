@@ -185,7 +185,7 @@ def cold_page(cold_context, base_url):
 # xdist would otherwise sort the groups by their number of tests, and put the install cells, one
 # test each, last). JupyterLab (one group, about 100 s), the install cells (two real installs,
 # 35 to 45 s each on one core) and the search pages of each language (a group each, about 40 s)
-# start while the other worker loads pages (CI runs the install cells beside the site build
+# start while the other workers load pages (CI runs the install cells beside the site build
 # instead, `nox -s e2e -- install-cells`, and this order for the rest). On 2026-12-07, with the groups not holding (pytest
 # 9.2, test_browser_groups.py), the stage ended with 40 s at half the machine; the gain of this
 # order with the groups holding was not measured apart from the other changes of that day.

@@ -17,7 +17,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("groups-hold")]
 @pytest.mark.parametrize("member", ["first", "second"])
 def test_a_grouped_test_carries_its_group_to_the_scheduler(member, request):
     if not os.environ.get("PYTEST_XDIST_WORKER"):
-        pytest.skip("run without pytest-xdist (nox -s e2e runs it with -n 2 --dist loadgroup)")
+        pytest.skip(
+            "run without pytest-xdist (nox -s e2e runs it with -n 2, in CI 3, and --dist loadgroup)"
+        )
     assert request.config.getoption("dist") == "no"  # what a worker is given
     assert request.config.option.loadgroup, "not run with --dist loadgroup"
     assert request.node.nodeid.endswith("@groups-hold"), (
