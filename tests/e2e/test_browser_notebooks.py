@@ -168,11 +168,9 @@ def test_a_link_to_the_last_heading_of_a_notebook_lands_on_it(lang, base_url, se
     # skipped content counts as hidden here, not in Playwright's is_visible()
     rendered = heading.evaluate("h => h.checkVisibility({contentVisibilityAuto: true})")
     assert rendered, f"{where}: the heading is not rendered"
-    top, header, height = page.evaluate(
-        """h => [h.getBoundingClientRect().top,
-                 document.querySelector('.md-header').getBoundingClientRect().bottom,
-                 innerHeight]""",
-        heading.element_handle(),
+    top, header, height = heading.evaluate(
+        "h => [h.getBoundingClientRect().top,"
+        " document.querySelector('.md-header').getBoundingClientRect().bottom, innerHeight]"
     )
     assert header - 1 <= top < height / 2, (
         f"{where}: the heading is {top:.0f} px from the top of a {height} px screen whose "
